@@ -1,0 +1,1 @@
+export { type CallOptions, type CheckoutClient, type ClientOptions, createCheckoutClient } from './client.js';

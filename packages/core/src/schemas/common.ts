@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { decimalPlaces, parseDecimal } from '../money/decimal.js';
+
+/** Every state a transaction can be in; `settled` is terminal. */
+export const TRANSACTION_STATUSES = ['pending', 'processing', 'underpaid', 'settled', 'expired'] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+
+/** Statuses after which a transaction never changes on its own again (expired may still settle late). */
+export const FINAL_STATUSES: readonly TransactionStatus[] = ['settled', 'expired'];
+
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A transaction code: UUID-shaped (spec 2.1). */
+export const transactionCodeSchema = z
+  .string({ error: 'transaction_code must be a string' })
+  .regex(UUID_SHAPE, { error: 'transaction_code must be a UUID like 3f1c2a9e-8b7d-4c6e-9f0a-1b2c3d4e5f60' });
+
+/** An absolute http(s) URL of at most 2048 characters. */
+export const httpUrlSchema = z
+  .string({ error: 'must be a URL string' })
+  .max(2048, { error: 'must be at most 2048 characters' })
+  .refine(isAbsoluteHttpUrl, { error: 'must be an absolute http:// or https:// URL' });
+
+/** ISO 8601 timestamp in UTC, as produced by `Date.prototype.toISOString`. */
+export const isoDateTimeSchema = z.iso.datetime({ offset: true });
+
+/** A USD amount on the wire: a JSON number with at most 2 decimals. */
+export const usdAmountSchema = z
+  .number()
+  .nonnegative()
+  .refine((value) => Number.isFinite(value) && decimalPlaces(parseDecimal(value)) <= 2, {
+    error: 'must be a USD amount with at most 2 decimals',
+  });
+
+/** A crypto or fiat amount on the wire: a canonical non-negative decimal string ("0.00039063"). */
+export const decimalStringSchema = z
+  .string()
+  .regex(/^(0|[1-9]\d*)(\.\d+)?$/, { error: 'must be a decimal string like "12.5"' });
+
+/** Printable characters only: no control characters, no line breaks. */
+export const printableText = (maximum: number) =>
+  z
+    .string()
+    .min(1, { error: 'must not be empty' })
+    .max(maximum, { error: `must be at most ${maximum} characters` })
+    .regex(/^[^\p{Cc}\p{Cs}]+$/u, { error: 'must contain printable characters only' });
+
+/** Checks that a string is an absolute http(s) URL with a host. */
+export function isAbsoluteHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/** Error codes of the error envelope, each with its HTTP status (docs/api.md). */
+export const ERROR_CODES = {
+  invalid_request: 400,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  unprocessable: 422,
+  internal_error: 500,
+  unavailable: 503,
+} as const;
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** `{"status":"error","error":{code, message, field?}}`. */
+export const errorEnvelopeSchema = z.object({
+  status: z.literal('error'),
+  error: z.object({
+    code: z.string().min(1),
+    message: z.string(),
+    field: z.string().optional(),
+  }),
+});
+export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
+
+/** `{"status":"success","data":<data>}` for a given data schema (spec 2.4). */
+export function successEnvelopeSchema<Data extends z.ZodType>(data: Data) {
+  return z.object({ status: z.literal('success'), data });
+}

@@ -1,0 +1,41 @@
+export {
+  decimalStringSchema,
+  FINAL_STATUSES,
+  httpUrlSchema,
+  isAbsoluteHttpUrl,
+  isoDateTimeSchema,
+  TRANSACTION_STATUSES,
+  type TransactionStatus,
+  transactionCodeSchema,
+  usdAmountSchema,
+} from './common.js';
+export {
+  type CheckoutCreated,
+  type CheckoutRequest,
+  type Customer,
+  checkoutCreatedSchema,
+  checkoutRequestSchema,
+  customerSchema,
+} from './checkout.js';
+export { ERROR_CODES, type ErrorCode, type ErrorEnvelope, errorEnvelopeSchema, successEnvelopeSchema } from './envelope.js';
+export { jsonSchemas } from './json-schema.js';
+export {
+  type CryptoPaymentLink,
+  cryptoPaymentLinkSchema,
+  type FiatPaymentLink,
+  fiatPaymentLinkSchema,
+  type PaymentLink,
+  paymentLinkQuerySchema,
+  paymentLinkSchema,
+} from './payment-link.js';
+export {
+  type PaymentOption,
+  type PaymentOptions,
+  paymentOptionSchema,
+  paymentOptionsQuerySchema,
+  paymentOptionsSchema,
+  RAIL_KINDS,
+} from './payment-options.js';
+export { SANDBOX_PAYMENT_SIZES, type SandboxPaymentRequest, sandboxPaymentRequestSchema } from './sandbox.js';
+export { type Payment, paymentSchema, type Transaction, transactionQuerySchema, transactionSchema } from './transaction.js';
+export { SETTLED_EVENT, type SettledWebhook, settledWebhookSchema } from './webhook.js';
