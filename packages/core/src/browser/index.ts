@@ -1,0 +1,25 @@
+export {
+  type CheckoutModalCloseReason,
+  type CheckoutModalHandle,
+  type CheckoutModalOptions,
+  openCheckoutModal,
+} from './embed.js';
+export {
+  createStatusPoller,
+  type StatusPoller,
+  type StatusPollerDocument,
+  type StatusPollerOptions,
+  type StatusPollerTimers,
+} from './poller.js';
+export {
+  buildEmbedUrl,
+  EMBED_MESSAGE_SOURCE,
+  EMBED_PROTOCOL_VERSION,
+  type EmbedMessage,
+  type EmbedMessageType,
+  type EmbedParams,
+  isEmbedMessage,
+  isHttpOrigin,
+  postToParent,
+  readEmbedParams,
+} from './protocol.js';
