@@ -10,6 +10,7 @@ export default defineConfig({
     alias: {
       '@cryptocheckout/core': fromRoot('./packages/core/src/index.ts'),
       '@cryptocheckout/server': fromRoot('./packages/server/src/index.ts'),
+      '@cryptocheckout/pay': fromRoot('./apps/pay/src/index.ts'),
     },
   },
   test: {

@@ -1,0 +1,107 @@
+import { join } from 'node:path';
+import type { StorageOptions } from './db/database.js';
+import type { RateProvider } from './rates/rate-provider.js';
+import type { PaymentRailProvider } from './rails/payment-rail-provider.js';
+
+export type ServerMode = 'sandbox' | 'live';
+
+/** Everything `startServer` accepts; every field has an embedded default. */
+export interface ServerOptions {
+  /** Interface to listen on (default 127.0.0.1). */
+  host?: string;
+  /** Port (default 8787; 0 picks a free one). */
+  port?: number;
+  /** Public origin used in checkout URLs (default http://<host>:<port>). */
+  publicUrl?: string;
+  /** Directory of the embedded SQLite database (default ./.data). Ignored with `databaseUrl`. */
+  dataDir?: string;
+  /** PostgreSQL connection string, for several server nodes sharing one database. */
+  databaseUrl?: string;
+  /** `sandbox` (default) simulates payments; `live` turns the sandbox controls off. */
+  mode?: ServerMode;
+  /** Minutes a checkout stays payable (default 60). */
+  expiryMinutes?: number;
+  /** Hours after expiry during which a full payment still settles, flagged late (default 24). */
+  lateWindowHours?: number;
+  /** Seconds a sandbox payment sent with `confirmed: false` takes to confirm (default 5). */
+  sandboxConfirmationSeconds?: number;
+  webhooks?: {
+    /** Per-attempt timeout (default 8000 ms, spec 6.1). */
+    timeoutMs?: number;
+    /** Extra attempts after a failed one (default 0: fire-and-forget, spec 6.1). */
+    retries?: number;
+    /** First retry delay; doubles per retry (default 30 000 ms). */
+    retryBaseDelayMs?: number;
+    /** When set, each webhook carries an HMAC-SHA256 signature header (off by default). */
+    signingSecret?: string;
+  };
+  /** Interval of the background sweep (expiry, confirmations, outbox), default 1000 ms. */
+  sweepIntervalMs?: number;
+  /** Clock, injectable for tests. */
+  clock?: () => Date;
+  rateProvider?: RateProvider;
+  railProvider?: PaymentRailProvider;
+  /** pino log level (default info; `silent` in tests). */
+  logLevel?: string;
+}
+
+export interface ResolvedConfig {
+  host: string;
+  port: number;
+  publicUrl: string | undefined;
+  storage: StorageOptions;
+  mode: ServerMode;
+  expiryMs: number;
+  lateWindowMs: number;
+  sandboxConfirmationMs: number;
+  webhookTimeoutMs: number;
+  webhookRetries: number;
+  webhookRetryBaseDelayMs: number;
+  webhookSigningSecret: string | undefined;
+  sweepIntervalMs: number;
+  logLevel: string;
+}
+
+/**
+ * Fills in the embedded defaults and checks ranges.
+ * @throws Error naming the option and the accepted range.
+ */
+export function resolveConfig(options: ServerOptions): ResolvedConfig {
+  const mode = options.mode ?? 'sandbox';
+  if (mode !== 'sandbox' && mode !== 'live') throw new Error(`mode must be "sandbox" or "live", not "${mode}".`);
+  const port = options.port ?? 8787;
+  requireRange('port', port, 0, 65535);
+  const expiryMinutes = options.expiryMinutes ?? 60;
+  requireRange('expiryMinutes', expiryMinutes, 0.01, 7 * 24 * 60);
+  const lateWindowHours = options.lateWindowHours ?? 24;
+  requireRange('lateWindowHours', lateWindowHours, 0, 24 * 30);
+  const retries = options.webhooks?.retries ?? 0;
+  requireRange('webhooks.retries', retries, 0, 20);
+  if (options.publicUrl !== undefined && !/^https?:\/\/[^/]+$/.test(options.publicUrl.replace(/\/$/, ''))) {
+    throw new Error(`publicUrl must be an origin like https://pay.example.com, not "${options.publicUrl}".`);
+  }
+  return {
+    host: options.host ?? '127.0.0.1',
+    port,
+    publicUrl: options.publicUrl?.replace(/\/$/, ''),
+    storage: options.databaseUrl
+      ? { kind: 'postgres', connectionString: options.databaseUrl }
+      : { kind: 'sqlite', dataDir: options.dataDir ?? join(process.cwd(), '.data') },
+    mode,
+    expiryMs: Math.round(expiryMinutes * 60_000),
+    lateWindowMs: Math.round(lateWindowHours * 3_600_000),
+    sandboxConfirmationMs: Math.round((options.sandboxConfirmationSeconds ?? 5) * 1000),
+    webhookTimeoutMs: options.webhooks?.timeoutMs ?? 8000,
+    webhookRetries: retries,
+    webhookRetryBaseDelayMs: options.webhooks?.retryBaseDelayMs ?? 30_000,
+    webhookSigningSecret: options.webhooks?.signingSecret || undefined,
+    sweepIntervalMs: options.sweepIntervalMs ?? 1000,
+    logLevel: options.logLevel ?? 'info',
+  };
+}
+
+function requireRange(name: string, value: number, minimum: number, maximum: number): void {
+  if (!Number.isFinite(value) || value < minimum || value > maximum) {
+    throw new Error(`${name} must be a number from ${minimum} to ${maximum}, not ${value}.`);
+  }
+}

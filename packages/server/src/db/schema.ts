@@ -1,0 +1,80 @@
+/** Tables of the service. Amounts are decimal strings, times ISO 8601 UTC strings (sortable as text). */
+export interface DatabaseSchema {
+  transactions: TransactionsTable;
+  payments: PaymentsTable;
+  deposit_addresses: DepositAddressesTable;
+  webhook_outbox: WebhookOutboxTable;
+  webhook_attempts: WebhookAttemptsTable;
+}
+
+export interface TransactionsTable {
+  transaction_code: string;
+  status: string;
+  external_reference: string;
+  fiat_amount: string;
+  fiat_currency: string;
+  usd_rate: string;
+  rate_source: string;
+  amount_in_usd: string;
+  received_usd: string;
+  webhook_url: string | null;
+  success_url: string | null;
+  cancel_url: string | null;
+  wallet_address: string;
+  wallet_currency: string;
+  wallet_network: string;
+  payout_dispatched: number;
+  payment_method: string | null;
+  late: number;
+  created_at: string;
+  expires_at: string;
+  monitor_until: string;
+  settled_at: string | null;
+  /** Optimistic concurrency: every update must name the version it read. */
+  version: number;
+}
+
+export interface PaymentsTable {
+  payment_id: string;
+  transaction_code: string;
+  payment_method: string;
+  asset: string;
+  network: string | null;
+  amount: string;
+  amount_usd: string;
+  tx_id: string;
+  seen_at: string;
+  /** When the payment becomes final; unconfirmed payments only move the status to `processing`. */
+  confirm_at: string;
+  confirmed: number;
+}
+
+export interface DepositAddressesTable {
+  transaction_code: string;
+  payment_method: string;
+  address: string;
+  created_at: string;
+}
+
+export interface WebhookOutboxTable {
+  delivery_id: string;
+  transaction_code: string;
+  url: string;
+  body: string;
+  state: string;
+  attempts: number;
+  next_attempt_at: string;
+  locked_until: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface WebhookAttemptsTable {
+  attempt_id: string;
+  delivery_id: string;
+  attempt_number: number;
+  attempted_at: string;
+  http_status: number | null;
+  latency_ms: number;
+  error: string | null;
+}

@@ -1,0 +1,65 @@
+import { addDecimals, compareDecimals, type TransactionStatus } from '@cryptocheckout/core';
+
+export interface PaymentFacts {
+  amountUsd: string;
+  paymentMethod: string;
+  seenAt: string;
+  confirmAt: string;
+}
+
+export interface DerivedState {
+  status: TransactionStatus;
+  receivedUsd: string;
+  late: boolean;
+  settledAt: string | null;
+  /** Rail of the payment that completed (or last touched) the transaction. */
+  paymentMethod: string | null;
+}
+
+/**
+ * Derives a transaction's state from its payments and the time (all times ISO 8601 UTC, compared
+ * as text). Settled is terminal; only confirmed payments count towards `received_usd`; a payment
+ * seen before expiry that confirms after it still settles on time; a full payment seen after
+ * expiry (within the monitoring window, checked when it is recorded) settles late.
+ */
+export function deriveState(input: {
+  amountInUsd: string;
+  expiresAt: string;
+  now: string;
+  payments: readonly PaymentFacts[];
+  current: { status: TransactionStatus; settledAt: string | null; late: boolean; paymentMethod: string | null };
+}): DerivedState {
+  const confirmed = input.payments
+    .filter((payment) => payment.confirmAt <= input.now)
+    .sort((a, b) => (a.confirmAt < b.confirmAt ? -1 : a.confirmAt > b.confirmAt ? 1 : 0));
+  let receivedUsd = '0';
+  let completing: PaymentFacts | undefined;
+  for (const payment of confirmed) {
+    receivedUsd = addDecimals(receivedUsd, payment.amountUsd);
+    if (!completing && compareDecimals(receivedUsd, input.amountInUsd) >= 0) completing = payment;
+  }
+  const lastPayment = input.payments.at(-1)?.paymentMethod ?? null;
+
+  if (input.current.status === 'settled') {
+    return { ...input.current, status: 'settled', receivedUsd };
+  }
+  if (completing) {
+    return {
+      status: 'settled',
+      receivedUsd,
+      late: completing.seenAt > input.expiresAt,
+      settledAt: completing.confirmAt,
+      paymentMethod: completing.paymentMethod,
+    };
+  }
+  const unconfirmed = input.payments.filter((payment) => payment.confirmAt > input.now);
+  const expired = input.now >= input.expiresAt;
+  const awaitingOnTimePayment = unconfirmed.some((payment) => payment.seenAt <= input.expiresAt);
+  let status: TransactionStatus;
+  if (expired && !awaitingOnTimePayment) status = 'expired';
+  else if (unconfirmed.length > 0 && !expired) status = 'processing';
+  else if (awaitingOnTimePayment) status = 'processing';
+  else if (compareDecimals(receivedUsd, '0') > 0) status = 'underpaid';
+  else status = 'pending';
+  return { status, receivedUsd, late: false, settledAt: null, paymentMethod: lastPayment };
+}

@@ -1,0 +1,20 @@
+import type { FastifyReply } from 'fastify';
+
+/** Sends `{"status":"success","data":...}`. */
+export function sendSuccess(reply: FastifyReply, data: unknown, httpStatus = 200): FastifyReply {
+  return reply.code(httpStatus).send({ status: 'success', data });
+}
+
+/** Sends `{"status":"error","error":{code,message,field?}}`. */
+export function sendError(
+  reply: FastifyReply,
+  httpStatus: number,
+  code: string,
+  message: string,
+  field?: string,
+): FastifyReply {
+  return reply
+    .code(httpStatus)
+    .type('application/json; charset=utf-8')
+    .send({ status: 'error', error: field === undefined ? { code, message } : { code, message, field } });
+}

@@ -1,0 +1,89 @@
+import { createReadStream, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { isAbsoluteHttpUrl, readEmbedParams, transactionCodeSchema } from '@cryptocheckout/core';
+import { PAY_ASSETS_DIR, payPageSecurityHeaders, renderPayPage, resolveLanguage } from '@cryptocheckout/pay';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ResolvedConfig } from '../config.js';
+import type { CheckoutService } from '../domain/checkout-service.js';
+import { ServiceProblem } from './problem.js';
+
+const ASSET_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.map': 'application/json',
+};
+
+/** The hosted page `/pay/<transaction_code>` (spec 4.5) and its static assets. */
+export function registerPageRoutes(app: FastifyInstance, service: CheckoutService, config: ResolvedConfig): void {
+  app.get<{ Params: { file: string } }>('/pay/assets/:file', { schema: { hide: true } }, async (request, reply) => {
+    const file = request.params.file;
+    const extension = file.slice(file.lastIndexOf('.'));
+    const path = join(PAY_ASSETS_DIR, file);
+    if (!/^[a-z0-9_.-]+$/i.test(file) || !ASSET_TYPES[extension] || !existsSync(path)) {
+      throw new ServiceProblem('not_found', `No asset ${file}.`);
+    }
+    reply.header('cache-control', 'public, max-age=300');
+    reply.header('x-content-type-options', 'nosniff');
+    return reply.type(ASSET_TYPES[extension]!).send(createReadStream(path));
+  });
+
+  app.get<{ Params: { transactionCode: string }; Querystring: Record<string, string | undefined> }>(
+    '/pay/:transactionCode',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const code = transactionCodeSchema.safeParse(request.params.transactionCode);
+      if (!code.success) return notFoundPage(reply);
+      let details: Awaited<ReturnType<CheckoutService['getCheckoutDetails']>>;
+      try {
+        details = await service.getCheckoutDetails(code.data);
+      } catch (error) {
+        if (error instanceof ServiceProblem && error.code === 'not_found') return notFoundPage(reply);
+        throw error;
+      }
+      const merchantOrigins = [details.successUrl, details.cancelUrl, details.webhookUrl]
+        .filter((url): url is string => url !== null && isAbsoluteHttpUrl(url))
+        .map((url) => new URL(url).origin);
+      const embed = readEmbedParams(new URL(request.url, 'http://placeholder'));
+      const parentOrigin = embed.parentOrigin && merchantOrigins.includes(embed.parentOrigin) ? embed.parentOrigin : null;
+      const merchantUrl = details.successUrl ?? details.cancelUrl ?? details.webhookUrl;
+
+      let selected: Parameters<typeof renderPayPage>[0]['selected'];
+      const method = request.query.method;
+      if (method && /^[a-z0-9_]{1,64}$/.test(method) && details.transaction.status !== 'settled') {
+        try {
+          selected = { link: await service.paymentLink(code.data, method) };
+        } catch (error) {
+          if (!(error instanceof ServiceProblem)) throw error;
+        }
+      }
+      const html = renderPayPage({
+        transaction: details.transaction,
+        paymentOptions: details.paymentOptions,
+        selected,
+        merchantDomain: merchantUrl ? new URL(merchantUrl).hostname : null,
+        successUrl: details.successUrl,
+        cancelUrl: details.cancelUrl,
+        mode: config.mode,
+        lang: resolveLanguage(request.query.lang, request.headers['accept-language']),
+        apiBase: '/api',
+        embed: { embedded: embed.embedded, parentOrigin },
+        now: new Date(),
+      });
+      reply.headers(payPageSecurityHeaders({ frameAncestors: [...new Set(merchantOrigins)] }));
+      reply.header('cache-control', 'no-store');
+      return reply.type('text/html; charset=utf-8').send(html);
+    },
+  );
+}
+
+function notFoundPage(reply: FastifyReply): FastifyReply {
+  return reply
+    .code(404)
+    .type('text/html; charset=utf-8')
+    .header('content-security-policy', "default-src 'none'")
+    .send(
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Checkout not found</title></head><body><h1>Checkout not found</h1><p>This payment link is not valid. Go back to the shop and start the payment again.</p></body></html>',
+    );
+}

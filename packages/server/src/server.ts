@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import pino, { type Logger } from 'pino';
+import { type ResolvedConfig, resolveConfig, type ServerOptions } from './config.js';
+import { openDatabase } from './db/database.js';
+import { CheckoutService } from './domain/checkout-service.js';
+import { buildApp } from './http/app.js';
+import { noLiveRailProvider, sandboxRailProvider } from './rails/payment-rail-provider.js';
+import { staticRateProvider } from './rates/static-rates.js';
+import { WebhookOutbox } from './webhooks/outbox.js';
+
+export interface RunningServer {
+  /** Public origin (`http://127.0.0.1:8787`); the API base is `${url}/api`. */
+  readonly url: string;
+  readonly port: number;
+  readonly config: ResolvedConfig;
+  /** The service itself, for embedding and tests (sweeps, payments from a rail provider). */
+  readonly service: CheckoutService;
+  readonly outbox: WebhookOutbox;
+  /** Stops accepting requests, finishes webhook deliveries under way, closes the database. */
+  close(): Promise<void>;
+}
+
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+/**
+ * Starts the reference server with embedded defaults (sandbox mode, SQLite under ./.data, static
+ * rates) unless told otherwise. Resolves once it listens.
+ * @throws Error for invalid options, an unreachable database or a port in use.
+ */
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const config = resolveConfig(options);
+  const clock = options.clock ?? (() => new Date());
+  const logger: Logger = pino({ level: config.logLevel, base: { service: 'cryptocheckout-server' } });
+  const db = await openDatabase(config.storage);
+  const outbox = new WebhookOutbox(db, config, clock, logger);
+  let publicUrl = config.publicUrl ?? '';
+  const rails = options.railProvider ?? (config.mode === 'sandbox' ? sandboxRailProvider() : noLiveRailProvider());
+  const service = new CheckoutService({
+    db,
+    config,
+    clock,
+    rates: options.rateProvider ?? staticRateProvider(),
+    rails,
+    outbox,
+    logger,
+    publicUrl: () => publicUrl,
+  });
+  const app = await buildApp({
+    config,
+    service,
+    outbox,
+    logger,
+    version: VERSION,
+    describeServer: () => ({ version: VERSION, mode: config.mode, storage: config.storage.kind }),
+  });
+  try {
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  const port = (app.server.address() as AddressInfo).port;
+  const hostForUrl = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  publicUrl = config.publicUrl ?? `http://${hostForUrl.includes(':') ? `[${hostForUrl}]` : hostForUrl}:${port}`;
+
+  await rails.start?.(service);
+  // Webhooks left in the outbox by a previous run (a crash between settling and sending) go out now.
+  void outbox.kick();
+  let sweeping = false;
+  const sweepTimer = setInterval(async () => {
+    if (sweeping) return;
+    sweeping = true;
+    try {
+      await service.sweep();
+      await outbox.kick();
+    } catch (error) {
+      logger.error({ err: error }, 'background sweep failed');
+    } finally {
+      sweeping = false;
+    }
+  }, config.sweepIntervalMs);
+  sweepTimer.unref();
+
+  let closing: Promise<void> | null = null;
+  return {
+    url: publicUrl,
+    port,
+    config,
+    service,
+    outbox,
+    close: () => {
+      closing ??= (async () => {
+        clearInterval(sweepTimer);
+        await app.close();
+        await rails.stop?.();
+        await outbox.stop();
+        await db.destroy();
+      })();
+      return closing;
+    },
+  };
+}
