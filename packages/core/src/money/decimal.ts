@@ -4,6 +4,7 @@ import { MoneyError } from '../errors.js';
 export type Rounding = 'down' | 'up' | 'half_up';
 
 const PLAIN_DECIMAL = /^(\d+)(?:\.(\d+))?$/;
+const CANONICAL_DECIMAL = /^(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/;
 const EXPONENT_FORM = /^(\d+)(?:\.(\d+))?e([+-]?\d+)$/i;
 /** Integer digits an amount may have: far above any real order, far below float trouble. */
 const MAX_INTEGER_DIGITS = 15;
@@ -15,6 +16,11 @@ const MAX_INTEGER_DIGITS = 15;
  * @throws MoneyError `invalid_amount` (not a finite plain number), `negative`, `too_large`.
  */
 export function parseDecimal(input: unknown, label = 'amount'): string {
+  // Fast path: already canonical (the common case inside the service's own arithmetic).
+  if (typeof input === 'string' && CANONICAL_DECIMAL.test(input)) {
+    const dot = input.indexOf('.');
+    if ((dot === -1 ? input.length : dot) <= MAX_INTEGER_DIGITS) return input;
+  }
   let text: string;
   if (typeof input === 'number') {
     if (!Number.isFinite(input)) {
@@ -60,6 +66,7 @@ export function decimalPlaces(decimal: string): number {
  */
 export function decimalToScaled(decimal: string, scale: number, label = 'amount'): bigint {
   const canonical = parseDecimal(decimal, label);
+  if (scale === 0 && canonical.indexOf('.') === -1) return BigInt(canonical);
   const places = decimalPlaces(canonical);
   if (places > scale) {
     throw new MoneyError(

@@ -25,7 +25,7 @@ export async function openDatabase(storage: StorageOptions): Promise<Database> {
     file.pragma('synchronous = NORMAL');
     file.pragma('busy_timeout = 5000');
     file.pragma('foreign_keys = ON');
-    db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: file }) });
+    db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
   } else {
     db = new Kysely<DatabaseSchema>({
       dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: storage.connectionString, max: 10 }) }),
@@ -33,4 +33,28 @@ export async function openDatabase(storage: StorageOptions): Promise<Database> {
   }
   await migrateToLatest(db as Kysely<unknown>);
   return db;
+}
+
+/**
+ * better-sqlite3 compiles SQL on every `prepare`; the driver prepares per query. The service runs a
+ * small fixed set of statements, so caching them by SQL text removes most of a lookup's cost.
+ */
+function withStatementCache(file: SQLite.Database): SQLite.Database {
+  const statements = new Map<string, SQLite.Statement>();
+  return new Proxy(file, {
+    get(target, property, receiver) {
+      if (property === 'prepare') {
+        return (sql: string) => {
+          let statement = statements.get(sql);
+          if (!statement) {
+            statement = target.prepare(sql);
+            if (statements.size < 500) statements.set(sql, statement);
+          }
+          return statement;
+        };
+      }
+      const value = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }

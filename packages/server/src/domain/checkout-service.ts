@@ -60,7 +60,20 @@ export interface CheckoutServiceDependencies {
 
 /** The service's behaviour: pricing, checkouts, lookups, payments and their state machine. */
 export class CheckoutService implements PaymentSink {
-  constructor(private readonly deps: CheckoutServiceDependencies) {}
+  /** The two reads of every lookup, compiled once: building a query costs more than running it. */
+  private readonly selectTransaction;
+  private readonly selectPayments;
+
+  constructor(private readonly deps: CheckoutServiceDependencies) {
+    this.selectTransaction = deps.db.selectFrom('transactions').selectAll().where('transaction_code', '=', '').compile();
+    this.selectPayments = deps.db
+      .selectFrom('payments')
+      .selectAll()
+      .where('transaction_code', '=', '')
+      .orderBy('seen_at')
+      .orderBy('payment_id')
+      .compile();
+  }
 
   /** `GET /payment_options`: every rail priced for an amount. */
   async paymentOptions(fiatAmount: string, fiatCurrency: string): Promise<PaymentOptions> {
@@ -300,11 +313,11 @@ export class CheckoutService implements PaymentSink {
    */
   async refresh(transactionCode: string): Promise<{ row: TransactionRow; payments: PaymentRow[] }> {
     for (let attempt = 0; attempt < 10; attempt++) {
-      const row = await this.deps.db
-        .selectFrom('transactions')
-        .selectAll()
-        .where('transaction_code', '=', transactionCode.toLowerCase())
-        .executeTakeFirst();
+      const { rows } = await this.deps.db.executeQuery<TransactionRow>({
+        ...this.selectTransaction,
+        parameters: [transactionCode.toLowerCase()],
+      });
+      const row = rows[0];
       if (!row) {
         throw new ServiceProblem('not_found', `No transaction has the code ${transactionCode}.`, 'transaction_code');
       }
@@ -447,14 +460,8 @@ export class CheckoutService implements PaymentSink {
     return `${this.deps.publicUrl()}/pay/${transactionCode}`;
   }
 
-  private paymentsOf(transactionCode: string): Promise<PaymentRow[]> {
-    return this.deps.db
-      .selectFrom('payments')
-      .selectAll()
-      .where('transaction_code', '=', transactionCode)
-      .orderBy('seen_at')
-      .orderBy('payment_id')
-      .execute();
+  private async paymentsOf(transactionCode: string): Promise<PaymentRow[]> {
+    return (await this.deps.db.executeQuery<PaymentRow>({ ...this.selectPayments, parameters: [transactionCode] })).rows;
   }
 
   private stillDue(row: TransactionRow): string {
