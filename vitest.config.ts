@@ -11,6 +11,7 @@ export default defineConfig({
       '@cryptocheckout/core': fromRoot('./packages/core/src/index.ts'),
       '@cryptocheckout/server': fromRoot('./packages/server/src/index.ts'),
       '@cryptocheckout/pay': fromRoot('./apps/pay/src/index.ts'),
+      '@cryptocheckout/php-testkit': fromRoot('./packages/php-testkit/src/index.ts'),
     },
   },
   test: {

@@ -55,7 +55,12 @@ export class UnexpectedResponseError extends CryptoCheckoutError {
 }
 
 /** Error codes of {@link MoneyError}. */
-export type MoneyErrorCode = 'invalid_amount' | 'negative' | 'too_precise' | 'too_large' | 'unsupported_currency';
+export type MoneyErrorCode =
+  | 'invalid_amount'
+  | 'negative'
+  | 'too_precise'
+  | 'too_large'
+  | 'unsupported_currency';
 
 /** An amount or currency that cannot be used as money. */
 export class MoneyError extends CryptoCheckoutError {

@@ -55,7 +55,9 @@ async function main(): Promise<void> {
   }
   if (values.version) {
     const { readFileSync } = await import('node:fs');
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     process.stdout.write(`${pkg.version}\n`);
     return;
   }
@@ -69,13 +71,19 @@ async function main(): Promise<void> {
     dataDir: pick(values['data-dir'], 'CRYPTOCHECKOUT_DATA_DIR'),
     databaseUrl: pick(values['database-url'], 'CRYPTOCHECKOUT_DATABASE_URL'),
     mode: mode as ServerOptions['mode'],
-    expiryMinutes: numberOption('expiry-minutes', pick(values['expiry-minutes'], 'CRYPTOCHECKOUT_EXPIRY_MINUTES')),
+    expiryMinutes: numberOption(
+      'expiry-minutes',
+      pick(values['expiry-minutes'], 'CRYPTOCHECKOUT_EXPIRY_MINUTES'),
+    ),
     lateWindowHours: numberOption(
       'late-window-hours',
       pick(values['late-window-hours'], 'CRYPTOCHECKOUT_LATE_WINDOW_HOURS'),
     ),
     webhooks: {
-      retries: numberOption('webhook-retries', pick(values['webhook-retries'], 'CRYPTOCHECKOUT_WEBHOOK_RETRIES')),
+      retries: numberOption(
+        'webhook-retries',
+        pick(values['webhook-retries'], 'CRYPTOCHECKOUT_WEBHOOK_RETRIES'),
+      ),
       signingSecret: pick(values['webhook-secret'], 'CRYPTOCHECKOUT_WEBHOOK_SECRET'),
     },
     logLevel: pick(values['log-level'], 'CRYPTOCHECKOUT_LOG_LEVEL'),

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { StorageOptions } from './db/database.js';
-import type { RateProvider } from './rates/rate-provider.js';
 import type { PaymentRailProvider } from './rails/payment-rail-provider.js';
+import type { RateProvider } from './rates/rate-provider.js';
 
 export type ServerMode = 'sandbox' | 'live';
 
@@ -68,7 +68,8 @@ export interface ResolvedConfig {
  */
 export function resolveConfig(options: ServerOptions): ResolvedConfig {
   const mode = options.mode ?? 'sandbox';
-  if (mode !== 'sandbox' && mode !== 'live') throw new Error(`mode must be "sandbox" or "live", not "${mode}".`);
+  if (mode !== 'sandbox' && mode !== 'live')
+    throw new Error(`mode must be "sandbox" or "live", not "${mode}".`);
   const port = options.port ?? 8787;
   requireRange('port', port, 0, 65535);
   const expiryMinutes = options.expiryMinutes ?? 60;

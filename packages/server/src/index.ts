@@ -2,12 +2,12 @@
  * @cryptocheckout/server — the Crypto Checkout reference server: the checkout service of
  * spec 4, the hosted pay page, sandbox payments and durable webhooks.
  */
-export { type ResolvedConfig, type ServerMode, type ServerOptions } from './config.js';
+export type { ResolvedConfig, ServerMode, ServerOptions } from './config.js';
 export type { CheckoutService } from './domain/checkout-service.js';
-export { type Rail, RAILS } from './rails/catalog.js';
+export { RAILS, type Rail } from './rails/catalog.js';
 export type { ObservedPayment, PaymentRailProvider, PaymentSink } from './rails/payment-rail-provider.js';
 export { cachedRateProvider, type RateProvider, type UsdQuote } from './rates/rate-provider.js';
 export { STATIC_RATES_DATE, staticRateProvider } from './rates/static-rates.js';
 export { type RunningServer, startServer } from './server.js';
-export { SIGNATURE_HEADER, signWebhook, verifyWebhookSignature } from './webhooks/signature.js';
 export type { DeliveryAttempt, WebhookDelivery } from './webhooks/outbox.js';
+export { SIGNATURE_HEADER, signWebhook, verifyWebhookSignature } from './webhooks/signature.js';

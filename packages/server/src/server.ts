@@ -37,7 +37,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const db = await openDatabase(config.storage);
   const outbox = new WebhookOutbox(db, config, clock, logger);
   let publicUrl = config.publicUrl ?? '';
-  const rails = options.railProvider ?? (config.mode === 'sandbox' ? sandboxRailProvider() : noLiveRailProvider());
+  const rails =
+    options.railProvider ?? (config.mode === 'sandbox' ? sandboxRailProvider() : noLiveRailProvider());
   const service = new CheckoutService({
     db,
     config,
@@ -64,7 +65,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
   const port = (app.server.address() as AddressInfo).port;
   const hostForUrl = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  publicUrl = config.publicUrl ?? `http://${hostForUrl.includes(':') ? `[${hostForUrl}]` : hostForUrl}:${port}`;
+  publicUrl =
+    config.publicUrl ?? `http://${hostForUrl.includes(':') ? `[${hostForUrl}]` : hostForUrl}:${port}`;
 
   await rails.start?.(service);
   // Webhooks left in the outbox by a previous run (a crash between settling and sending) go out now.

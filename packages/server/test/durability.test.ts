@@ -7,15 +7,31 @@ describe('restart durability', () => {
     let server = await startTestServer();
     try {
       const created = await server.client.createCheckout(checkoutBody({ webhook_url: receiver.url }));
-      const link = await server.client.getPaymentLink({ transaction_code: created.transaction_code, payment_method: 'btc_bitcoin' });
+      const link = await server.client.getPaymentLink({
+        transaction_code: created.transaction_code,
+        payment_method: 'btc_bitcoin',
+      });
       server = await server.restart();
       const after = await server.client.getTransaction(created.transaction_code);
-      expect(after).toMatchObject({ status: 'pending', amount_in_usd: 27.11, external_reference: 'order-1001' });
-      const linkAfter = await server.client.getPaymentLink({ transaction_code: created.transaction_code, payment_method: 'btc_bitcoin' });
+      expect(after).toMatchObject({
+        status: 'pending',
+        amount_in_usd: 27.11,
+        external_reference: 'order-1001',
+      });
+      const linkAfter = await server.client.getPaymentLink({
+        transaction_code: created.transaction_code,
+        payment_method: 'btc_bitcoin',
+      });
       expect(linkAfter).toEqual(link);
-      await server.post('/api/sandbox/pay', { transaction_code: created.transaction_code, payment_method: 'btc_bitcoin' });
+      await server.post('/api/sandbox/pay', {
+        transaction_code: created.transaction_code,
+        payment_method: 'btc_bitcoin',
+      });
       await receiver.waitFor(1);
-      expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ transaction_code: created.transaction_code, received_usd: 27.11 });
+      expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({
+        transaction_code: created.transaction_code,
+        received_usd: 27.11,
+      });
     } finally {
       await server.dispose();
       await receiver.close();
@@ -29,7 +45,10 @@ describe('restart durability', () => {
       const created = await server.client.createCheckout(checkoutBody({ webhook_url: receiver.url }));
       // The process "dies" right after settling: the outbox never gets to send.
       await server.outbox.stop();
-      await server.post('/api/sandbox/pay', { transaction_code: created.transaction_code, payment_method: 'usdc_polygon' });
+      await server.post('/api/sandbox/pay', {
+        transaction_code: created.transaction_code,
+        payment_method: 'usdc_polygon',
+      });
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(receiver.received).toHaveLength(0);
       server = await server.restart();
@@ -39,7 +58,9 @@ describe('restart durability', () => {
         transaction_code: created.transaction_code,
       });
       await eventually(async () => {
-        const deliveries = await server.get(`/api/sandbox/webhooks?transaction_code=${created.transaction_code}`);
+        const deliveries = await server.get(
+          `/api/sandbox/webhooks?transaction_code=${created.transaction_code}`,
+        );
         expect(deliveries.json.data.deliveries[0].state).toBe('delivered');
       });
     } finally {

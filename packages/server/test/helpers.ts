@@ -32,8 +32,19 @@ export interface TestServer extends RunningServer {
 /** Starts a real server on loopback with its own data directory. */
 export async function startTestServer(options: ServerOptions = {}, dataDir?: string): Promise<TestServer> {
   const directory = dataDir ?? mkdtempSync(join(tmpdir(), 'cryptocheckout-server-'));
-  const server = await startServer({ host: '127.0.0.1', port: 0, dataDir: directory, logLevel: 'silent', ...options });
-  const request = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const server = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    dataDir: directory,
+    logLevel: 'silent',
+    ...options,
+  });
+  const request = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => {
     const response = await fetch(`${server.url}${path}`, {
       method,
       headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
@@ -51,7 +62,8 @@ export async function startTestServer(options: ServerOptions = {}, dataDir?: str
   const testServer: TestServer = Object.assign(Object.create(null), server, {
     dataDir: directory,
     client: createCheckoutClient({ baseUrl: `${server.url}/api` }),
-    post: (path: string, body: unknown, headers?: Record<string, string>) => request('POST', path, body, headers),
+    post: (path: string, body: unknown, headers?: Record<string, string>) =>
+      request('POST', path, body, headers),
     get: (path: string) => request('GET', path),
     close: () => server.close(),
     restart: async (overrides: ServerOptions = {}) => {

@@ -35,7 +35,9 @@ export async function startPostgresCluster(bin: string) {
   const directory = mkdtempSync(join(tmpdir(), 'cryptocheckout-pg-'));
   const asRoot = process.getuid?.() === 0;
   const run = (command: string, args: string[]) => {
-    const [file, fullArgs] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]] : [join(bin, command), args];
+    const [file, fullArgs] = asRoot
+      ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]]
+      : [join(bin, command), args];
     const result = spawnSync(file, fullArgs as string[], { encoding: 'utf8' });
     if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr || result.stdout}`);
   };

@@ -3,7 +3,8 @@ import { checkoutBody, startTestServer, startWebhookReceiver, type TestServer } 
 import { findPostgresBin, startPostgresCluster } from './postgres-cluster.js';
 
 const bin = findPostgresBin();
-if (!bin && process.env.CI) throw new Error('CI must test PostgreSQL: install the postgresql package (.ci/run does).');
+if (!bin && process.env.CI)
+  throw new Error('CI must test PostgreSQL: install the postgresql package (.ci/run does).');
 
 describe.skipIf(!bin)('PostgreSQL storage (the same query layer as SQLite)', () => {
   let cluster: Awaited<ReturnType<typeof startPostgresCluster>>;
@@ -28,8 +29,14 @@ describe.skipIf(!bin)('PostgreSQL storage (the same query layer as SQLite)', () 
       });
       expect(partial.json.data.status).toBe('underpaid');
       await Promise.all([
-        first.post('/api/sandbox/pay', { transaction_code: created.transaction_code, payment_method: 'usdc_polygon', amount_usd: '13.56' }),
-        ...Array.from({ length: 6 }, (_, index) => (index % 2 ? first : second).client.getTransaction(created.transaction_code)),
+        first.post('/api/sandbox/pay', {
+          transaction_code: created.transaction_code,
+          payment_method: 'usdc_polygon',
+          amount_usd: '13.56',
+        }),
+        ...Array.from({ length: 6 }, (_, index) =>
+          (index % 2 ? first : second).client.getTransaction(created.transaction_code),
+        ),
       ]);
       const settled = await second.client.getTransaction(created.transaction_code);
       expect(settled).toMatchObject({ status: 'settled', received_usd: 27.11, payout_dispatched: true });

@@ -1,7 +1,14 @@
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkoutBody, eventually, manualClock, startTestServer, startWebhookReceiver, type TestServer } from './helpers.js';
+import {
+  checkoutBody,
+  eventually,
+  manualClock,
+  startTestServer,
+  startWebhookReceiver,
+  type TestServer,
+} from './helpers.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -28,14 +35,18 @@ describe('transaction states', () => {
     const file = new SQLite(join(server.dataDir, 'cryptocheckout.sqlite'), { readonly: true });
     try {
       await eventually(() => {
-        const row = file.prepare('select status from transactions where transaction_code = ?').get(second.transaction_code);
+        const row = file
+          .prepare('select status from transactions where transaction_code = ?')
+          .get(second.transaction_code);
         expect(row).toEqual({ status: 'expired' });
       });
     } finally {
       file.close();
     }
     // Instructions for an expired checkout are refused; a new checkout is needed.
-    const link = await server.get(`/api/payment_link?transaction_code=${first.transaction_code}&payment_method=usdc_polygon`);
+    const link = await server.get(
+      `/api/payment_link?transaction_code=${first.transaction_code}&payment_method=usdc_polygon`,
+    );
     expect(link.status).toBe(409);
     expect(link.json.error.code).toBe('conflict');
   });
@@ -44,12 +55,23 @@ describe('transaction states', () => {
     server = await startTestServer();
     const created = await server.client.createCheckout(checkoutBody());
     const partial = await pay(server, created.transaction_code, { size: 'partial' });
-    expect(partial.json.data).toMatchObject({ status: 'underpaid', received_usd: 13.55, payout_dispatched: false });
+    expect(partial.json.data).toMatchObject({
+      status: 'underpaid',
+      received_usd: 13.55,
+      payout_dispatched: false,
+    });
     // The payment link now asks only for what is still due.
-    const link = await server.client.getPaymentLink({ transaction_code: created.transaction_code, payment_method: 'usdc_polygon' });
+    const link = await server.client.getPaymentLink({
+      transaction_code: created.transaction_code,
+      payment_method: 'usdc_polygon',
+    });
     expect(link.kind === 'crypto' && link.amount).toBe('13.56');
     const topUp = await pay(server, created.transaction_code, { size: 'full' });
-    expect(topUp.json.data).toMatchObject({ status: 'settled', received_usd: 27.11, payout_dispatched: true });
+    expect(topUp.json.data).toMatchObject({
+      status: 'settled',
+      received_usd: 27.11,
+      payout_dispatched: true,
+    });
     expect(topUp.json.data.payments).toHaveLength(2);
   });
 
@@ -83,7 +105,10 @@ describe('transaction states', () => {
     clock.advanceMinutes(1.5);
     expect((await server.client.getTransaction(created.transaction_code)).status).toBe('processing');
     clock.advanceMinutes(1);
-    expect(await server.client.getTransaction(created.transaction_code)).toMatchObject({ status: 'settled', late: false });
+    expect(await server.client.getTransaction(created.transaction_code)).toMatchObject({
+      status: 'settled',
+      late: false,
+    });
   });
 
   it('settles a full payment after expiry as late, sends the webhook, and refuses payments after monitoring ends', async () => {

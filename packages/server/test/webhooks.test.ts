@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifyWebhookSignature } from '../src/index.js';
-import { checkoutBody, eventually, startTestServer, startWebhookReceiver, type TestServer } from './helpers.js';
+import {
+  checkoutBody,
+  eventually,
+  startTestServer,
+  startWebhookReceiver,
+  type TestServer,
+} from './helpers.js';
 
 let server: TestServer | undefined;
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>> | undefined;
@@ -13,7 +19,10 @@ afterEach(async () => {
 
 async function settle(target: TestServer, webhookUrl: string) {
   const created = await target.client.createCheckout(checkoutBody({ webhook_url: webhookUrl }));
-  await target.post('/api/sandbox/pay', { transaction_code: created.transaction_code, payment_method: 'usdc_polygon' });
+  await target.post('/api/sandbox/pay', {
+    transaction_code: created.transaction_code,
+    payment_method: 'usdc_polygon',
+  });
   return created.transaction_code;
 }
 
@@ -31,9 +40,7 @@ describe('webhook delivery', () => {
       expect(list[0].state).toBe('failed');
       return list;
     });
-    expect(delivery.attempts).toEqual([
-      expect.objectContaining({ http_status: 500, error: 'HTTP 500' }),
-    ]);
+    expect(delivery.attempts).toEqual([expect.objectContaining({ http_status: 500, error: 'HTTP 500' })]);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(receiver.received).toHaveLength(1);
   });
@@ -59,10 +66,16 @@ describe('webhook delivery', () => {
       expect(list[0].state).toBe('delivered');
       return list;
     });
-    expect(delivery.attempts.map((attempt: { http_status: number }) => attempt.http_status)).toEqual([503, 503, 204]);
-    const times = delivery.attempts.map((attempt: { attempted_at: string }) => Date.parse(attempt.attempted_at));
+    expect(delivery.attempts.map((attempt: { http_status: number }) => attempt.http_status)).toEqual([
+      503, 503, 204,
+    ]);
+    const times = delivery.attempts.map((attempt: { attempted_at: string }) =>
+      Date.parse(attempt.attempted_at),
+    );
     expect(times[2] - times[1]).toBeGreaterThanOrEqual(times[1] - times[0]);
-    expect(receiver.received.map((webhook) => webhook.body)).toEqual(Array(3).fill(receiver.received[0]!.body));
+    expect(receiver.received.map((webhook) => webhook.body)).toEqual(
+      Array(3).fill(receiver.received[0]!.body),
+    );
   });
 
   it('signs webhooks with HMAC when a secret is configured', async () => {
@@ -75,7 +88,9 @@ describe('webhook delivery', () => {
     const now = Math.floor(Date.now() / 1000);
     expect(verifyWebhookSignature('whsec_test', webhook!.body, header, now)).toBe(true);
     expect(verifyWebhookSignature('other-secret', webhook!.body, header, now)).toBe(false);
-    expect(verifyWebhookSignature('whsec_test', webhook!.body.replace('27.11', '99.99'), header, now)).toBe(false);
+    expect(verifyWebhookSignature('whsec_test', webhook!.body.replace('27.11', '99.99'), header, now)).toBe(
+      false,
+    );
     expect(verifyWebhookSignature('whsec_test', webhook!.body, header, now + 3600)).toBe(false);
   });
 });
@@ -83,9 +98,18 @@ describe('webhook delivery', () => {
 describe('live mode', () => {
   it('turns the sandbox controls off and refuses private webhook targets', async () => {
     server = await startTestServer({ mode: 'live' });
-    const sandbox = await server.post('/api/sandbox/pay', { transaction_code: '00000000-0000-4000-8000-000000000000', payment_method: 'card' });
+    const sandbox = await server.post('/api/sandbox/pay', {
+      transaction_code: '00000000-0000-4000-8000-000000000000',
+      payment_method: 'card',
+    });
     expect(sandbox.status).toBe(404);
-    for (const url of ['http://127.0.0.1:9/hook', 'http://localhost/hook', 'http://10.1.2.3/hook', 'http://[::1]/hook', 'http://169.254.169.254/latest']) {
+    for (const url of [
+      'http://127.0.0.1:9/hook',
+      'http://localhost/hook',
+      'http://10.1.2.3/hook',
+      'http://[::1]/hook',
+      'http://169.254.169.254/latest',
+    ]) {
       const response = await server.post('/api/checkout', checkoutBody({ webhook_url: url }));
       expect(response.status, url).toBe(400);
       expect(response.json.error.field).toBe('webhook_url');
@@ -97,7 +121,10 @@ describe('live mode', () => {
 
   it('allows loopback webhook targets in sandbox mode so local shops work', async () => {
     server = await startTestServer();
-    const response = await server.post('/api/checkout', checkoutBody({ webhook_url: 'http://127.0.0.1:9/hook' }));
+    const response = await server.post(
+      '/api/checkout',
+      checkoutBody({ webhook_url: 'http://127.0.0.1:9/hook' }),
+    );
     expect(response.status).toBe(201);
   });
 });

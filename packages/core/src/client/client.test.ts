@@ -83,7 +83,11 @@ describe('checkout client', () => {
       fiat_amount: '25.00',
       fiat_currency: 'EUR',
       external_reference: 'order-1',
-      customer: { wallet_address: transaction.wallet_address, crypto_currency: 'USDC', crypto_currency_network: 'POLYGON' },
+      customer: {
+        wallet_address: transaction.wallet_address,
+        crypto_currency: 'USDC',
+        crypto_currency_network: 'POLYGON',
+      },
     };
     const created = await client.createCheckout(request);
     expect(created.checkout_url).toBe(transaction.checkout_url);
@@ -106,7 +110,9 @@ describe('checkout client', () => {
   it('refuses a success envelope of the wrong shape', async () => {
     handler = (_request, _body, response) =>
       json(response, 200, { status: 'success', data: { ...transaction, status: 'paid' } });
-    const error = await createCheckoutClient({ baseUrl }).getTransaction(code).catch((caught: unknown) => caught);
+    const error = await createCheckoutClient({ baseUrl })
+      .getTransaction(code)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UnexpectedResponseError);
     expect((error as Error).message).toMatch(/status/);
   });
@@ -116,7 +122,9 @@ describe('checkout client', () => {
       response.writeHead(502, { 'content-type': 'text/html' });
       response.end('<h1>Bad gateway</h1>');
     };
-    const error = await createCheckoutClient({ baseUrl }).getTransaction(code).catch((caught: unknown) => caught);
+    const error = await createCheckoutClient({ baseUrl })
+      .getTransaction(code)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UnexpectedResponseError);
     expect(error).toMatchObject({ httpStatus: 502 });
   });

@@ -71,7 +71,10 @@ export function createCheckoutClient(options: ClientOptions): CheckoutClient {
     try {
       response = await fetchImplementation(url, {
         method,
-        headers: input.body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+        headers:
+          input.body === undefined
+            ? { accept: 'application/json' }
+            : { accept: 'application/json', 'content-type': 'application/json' },
         body: input.body === undefined ? null : JSON.stringify(input.body),
         signal: controller.signal,
       });
@@ -79,9 +82,12 @@ export function createCheckoutClient(options: ClientOptions): CheckoutClient {
     } catch (error) {
       if (controller.signal.reason instanceof TimeoutError) throw controller.signal.reason;
       if (callOptions.signal?.aborted) throw new NetworkError('The request was aborted.', { cause: error });
-      throw new NetworkError(`Could not reach the Crypto Checkout service at ${url.origin}: ${describe(error)}`, {
-        cause: error,
-      });
+      throw new NetworkError(
+        `Could not reach the Crypto Checkout service at ${url.origin}: ${describe(error)}`,
+        {
+          cause: error,
+        },
+      );
     } finally {
       clearTimeout(timer);
       callOptions.signal?.removeEventListener('abort', forwardAbort);
@@ -105,7 +111,8 @@ export function createCheckoutClient(options: ClientOptions): CheckoutClient {
     const success = successEnvelopeSchema(dataSchema).safeParse(json);
     if (!response.ok || !success.success) {
       const problem = success.success ? 'no error envelope' : success.error.issues[0];
-      const where = problem && typeof problem === 'object' ? ` at ${problem.path.join('.')}: ${problem.message}` : '';
+      const where =
+        problem && typeof problem === 'object' ? ` at ${problem.path.join('.')}: ${problem.message}` : '';
       throw new UnexpectedResponseError(
         `The service answered ${method} ${path} with HTTP ${response.status} in an unexpected shape${where}.`,
         response.status,
@@ -118,7 +125,13 @@ export function createCheckoutClient(options: ClientOptions): CheckoutClient {
     createCheckout: (request, callOptions) =>
       call('POST', '/checkout', checkoutCreatedSchema, { body: request }, callOptions),
     getTransaction: (transactionCode, callOptions) =>
-      call('GET', '/transaction', transactionSchema, { query: { transaction_code: transactionCode } }, callOptions),
+      call(
+        'GET',
+        '/transaction',
+        transactionSchema,
+        { query: { transaction_code: transactionCode } },
+        callOptions,
+      ),
     getPaymentOptions: (query, callOptions) =>
       call(
         'GET',

@@ -30,7 +30,10 @@ export function parseDecimal(input: unknown, label = 'amount'): string {
   } else if (typeof input === 'string') {
     text = input;
   } else {
-    throw new MoneyError('invalid_amount', `The ${label} must be a number or a numeric string, like "12.50".`);
+    throw new MoneyError(
+      'invalid_amount',
+      `The ${label} must be a number or a numeric string, like "12.50".`,
+    );
   }
   if (text.startsWith('-')) {
     const rest = text.slice(1);
@@ -49,7 +52,10 @@ export function parseDecimal(input: unknown, label = 'amount'): string {
   const integerPart = match[1]!.replace(/^0+(?=\d)/, '');
   const fractionPart = (match[2] ?? '').replace(/0+$/, '');
   if (integerPart.length > MAX_INTEGER_DIGITS) {
-    throw new MoneyError('too_large', `The ${label} is too large (at most ${MAX_INTEGER_DIGITS} integer digits).`);
+    throw new MoneyError(
+      'too_large',
+      `The ${label} is too large (at most ${MAX_INTEGER_DIGITS} integer digits).`,
+    );
   }
   return fractionPart ? `${integerPart}.${fractionPart}` : integerPart;
 }
@@ -136,7 +142,13 @@ export function divideDecimals(a: string, b: string, scale: number, rounding: Ro
   return scaledToDecimal(roundScaled(quotient, scale + 1, scale, rounding, exact), scale);
 }
 
-function roundScaled(value: bigint, fromScale: number, toScale: number, rounding: Rounding, exact = true): bigint {
+function roundScaled(
+  value: bigint,
+  fromScale: number,
+  toScale: number,
+  rounding: Rounding,
+  exact = true,
+): bigint {
   if (fromScale <= toScale) return value * 10n ** BigInt(toScale - fromScale);
   const factor = 10n ** BigInt(fromScale - toScale);
   const truncated = value / factor;

@@ -1,4 +1,9 @@
-export { FIAT_CURRENCIES, FIAT_CURRENCY_CODES, type FiatCurrency, isSupportedFiatCurrency } from './currencies.js';
+export {
+  FIAT_CURRENCIES,
+  FIAT_CURRENCY_CODES,
+  type FiatCurrency,
+  isSupportedFiatCurrency,
+} from './currencies.js';
 export {
   addDecimals,
   compareDecimals,

@@ -120,11 +120,15 @@ describe('properties', () => {
   });
   it('rounding up never gives less than the exact quotient', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 10 ** 9 }), fc.integer({ min: 1, max: 10 ** 7 }), (usdCents, price) => {
-        const quotient = divideDecimals(scaledToDecimal(BigInt(usdCents), 2), String(price), 6, 'up');
-        const backInUsd = multiplyDecimals(quotient, String(price), 8, 'down');
-        expect(compareDecimals(backInUsd, scaledToDecimal(BigInt(usdCents), 2))).toBeGreaterThanOrEqual(0);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 10 ** 9 }),
+        fc.integer({ min: 1, max: 10 ** 7 }),
+        (usdCents, price) => {
+          const quotient = divideDecimals(scaledToDecimal(BigInt(usdCents), 2), String(price), 6, 'up');
+          const backInUsd = multiplyDecimals(quotient, String(price), 8, 'down');
+          expect(compareDecimals(backInUsd, scaledToDecimal(BigInt(usdCents), 2))).toBeGreaterThanOrEqual(0);
+        },
+      ),
     );
   });
 });

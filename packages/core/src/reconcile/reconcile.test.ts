@@ -10,7 +10,9 @@ interface ReconcileVector {
   lookup: Transaction;
   expected: { action: string; reason?: string };
 }
-const { cases } = JSON.parse(readFileSync(new URL('../../vectors/reconcile.json', import.meta.url), 'utf8')) as {
+const { cases } = JSON.parse(
+  readFileSync(new URL('../../vectors/reconcile.json', import.meta.url), 'utf8'),
+) as {
   cases: ReconcileVector[];
 };
 
@@ -33,15 +35,21 @@ describe('reconcile safety properties', () => {
 
   it('never marks paid unless settled with received ≥ due', () => {
     fc.assert(
-      fc.property(statuses, cents, cents, fc.constantFrom(...ORDER_STATES), (status, due, received, state) => {
-        const lookup = { ...base.lookup, status, amount_in_usd: due / 100, received_usd: received / 100 };
-        const decision = decideReconciliation({ ...base.stored, order_state: state }, lookup);
-        if (decision.action === 'mark_paid') {
-          expect(status).toBe('settled');
-          expect(received).toBeGreaterThanOrEqual(due);
-          expect(['awaiting_payment', 'underpaid']).toContain(state);
-        }
-      }),
+      fc.property(
+        statuses,
+        cents,
+        cents,
+        fc.constantFrom(...ORDER_STATES),
+        (status, due, received, state) => {
+          const lookup = { ...base.lookup, status, amount_in_usd: due / 100, received_usd: received / 100 };
+          const decision = decideReconciliation({ ...base.stored, order_state: state }, lookup);
+          if (decision.action === 'mark_paid') {
+            expect(status).toBe('settled');
+            expect(received).toBeGreaterThanOrEqual(due);
+            expect(['awaiting_payment', 'underpaid']).toContain(state);
+          }
+        },
+      ),
     );
   });
 
@@ -53,13 +61,22 @@ describe('reconcile safety properties', () => {
       hold_late_payment: 'late_payment_review',
     } as const;
     fc.assert(
-      fc.property(statuses, cents, cents, fc.constantFrom(...ORDER_STATES), (status, due, received, state) => {
-        const lookup = { ...base.lookup, status, amount_in_usd: due / 100, received_usd: received / 100 };
-        const first = decideReconciliation({ ...base.stored, order_state: state }, lookup);
-        if (first.action === 'none' || first.action === 'reject_mismatch') return;
-        const second = decideReconciliation({ ...base.stored, order_state: nextState[first.action] }, lookup);
-        expect(second.action).toBe('none');
-      }),
+      fc.property(
+        statuses,
+        cents,
+        cents,
+        fc.constantFrom(...ORDER_STATES),
+        (status, due, received, state) => {
+          const lookup = { ...base.lookup, status, amount_in_usd: due / 100, received_usd: received / 100 };
+          const first = decideReconciliation({ ...base.stored, order_state: state }, lookup);
+          if (first.action === 'none' || first.action === 'reject_mismatch') return;
+          const second = decideReconciliation(
+            { ...base.stored, order_state: nextState[first.action] },
+            lookup,
+          );
+          expect(second.action).toBe('none');
+        },
+      ),
     );
   });
 });

@@ -3,7 +3,13 @@ import type { Transaction } from '../schemas/transaction.js';
 import { getNetwork } from '../wallets/index.js';
 
 /** Where a merchant platform's order stands, in platform-neutral terms. */
-export const ORDER_STATES = ['awaiting_payment', 'underpaid', 'late_payment_review', 'paid', 'cancelled'] as const;
+export const ORDER_STATES = [
+  'awaiting_payment',
+  'underpaid',
+  'late_payment_review',
+  'paid',
+  'cancelled',
+] as const;
 export type OrderState = (typeof ORDER_STATES)[number];
 
 /** What the merchant platform stored when the order was placed. */
@@ -66,7 +72,11 @@ export function decideReconciliation(stored: StoredOrder, lookup: TransactionLoo
   switch (lookup.status) {
     case 'pending':
     case 'processing':
-      return { action: 'none', reason: 'not_final', note: `The payment is ${lookup.status}; nothing to do yet.` };
+      return {
+        action: 'none',
+        reason: 'not_final',
+        note: `The payment is ${lookup.status}; nothing to do yet.`,
+      };
 
     case 'settled': {
       if (!fullyPaid) return holdUnderpaid(state, received, due);
@@ -78,7 +88,11 @@ export function decideReconciliation(stored: StoredOrder, lookup: TransactionLoo
         };
       }
       if (state === 'late_payment_review') {
-        return { action: 'none', reason: 'already_held', note: 'The late payment is already held for review.' };
+        return {
+          action: 'none',
+          reason: 'already_held',
+          note: 'The late payment is already held for review.',
+        };
       }
       return {
         action: 'mark_paid',

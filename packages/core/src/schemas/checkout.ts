@@ -3,14 +3,22 @@ import { MoneyError } from '../errors.js';
 import { isSupportedFiatCurrency } from '../money/currencies.js';
 import { toMinorUnits } from '../money/fiat.js';
 import { getNetwork, isAssetOnNetwork, NETWORK_IDS, validateWalletAddress } from '../wallets/index.js';
-import { httpUrlSchema, isoDateTimeSchema, printableText, transactionCodeSchema, usdAmountSchema } from './common.js';
+import {
+  httpUrlSchema,
+  isoDateTimeSchema,
+  printableText,
+  transactionCodeSchema,
+  usdAmountSchema,
+} from './common.js';
 import { paymentOptionSchema } from './payment-options.js';
 
 /** The merchant's destination wallet, sent with every checkout (spec 2.2). */
 export const customerSchema = z.object({
   wallet_address: z.string({ error: 'customer.wallet_address is required' }),
   crypto_currency: z.string({ error: 'customer.crypto_currency is required, e.g. "USDC"' }),
-  crypto_currency_network: z.string({ error: 'customer.crypto_currency_network is required, e.g. "POLYGON"' }),
+  crypto_currency_network: z.string({
+    error: 'customer.crypto_currency_network is required, e.g. "POLYGON"',
+  }),
 });
 export type Customer = z.infer<typeof customerSchema>;
 
@@ -43,7 +51,11 @@ export const checkoutRequestSchema = z
     } else {
       try {
         if (toMinorUnits(request.fiat_amount, request.fiat_currency) <= 0n) {
-          context.addIssue({ code: 'custom', path: ['fiat_amount'], message: 'fiat_amount must be greater than 0' });
+          context.addIssue({
+            code: 'custom',
+            path: ['fiat_amount'],
+            message: 'fiat_amount must be greater than 0',
+          });
         }
       } catch (error) {
         if (!(error instanceof MoneyError)) throw error;

@@ -1,4 +1,12 @@
 export {
+  type CheckoutCreated,
+  type CheckoutRequest,
+  type Customer,
+  checkoutCreatedSchema,
+  checkoutRequestSchema,
+  customerSchema,
+} from './checkout.js';
+export {
   decimalStringSchema,
   FINAL_STATUSES,
   httpUrlSchema,
@@ -10,14 +18,12 @@ export {
   usdAmountSchema,
 } from './common.js';
 export {
-  type CheckoutCreated,
-  type CheckoutRequest,
-  type Customer,
-  checkoutCreatedSchema,
-  checkoutRequestSchema,
-  customerSchema,
-} from './checkout.js';
-export { ERROR_CODES, type ErrorCode, type ErrorEnvelope, errorEnvelopeSchema, successEnvelopeSchema } from './envelope.js';
+  ERROR_CODES,
+  type ErrorCode,
+  type ErrorEnvelope,
+  errorEnvelopeSchema,
+  successEnvelopeSchema,
+} from './envelope.js';
 export { jsonSchemas } from './json-schema.js';
 export {
   type CryptoPaymentLink,
@@ -37,5 +43,11 @@ export {
   RAIL_KINDS,
 } from './payment-options.js';
 export { SANDBOX_PAYMENT_SIZES, type SandboxPaymentRequest, sandboxPaymentRequestSchema } from './sandbox.js';
-export { type Payment, paymentSchema, type Transaction, transactionQuerySchema, transactionSchema } from './transaction.js';
+export {
+  type Payment,
+  paymentSchema,
+  type Transaction,
+  transactionQuerySchema,
+  transactionSchema,
+} from './transaction.js';
 export { SETTLED_EVENT, type SettledWebhook, settledWebhookSchema } from './webhook.js';

@@ -23,6 +23,9 @@ const CONTRACT = {
  */
 export function jsonSchemas(): Record<keyof typeof CONTRACT, Record<string, unknown>> {
   return Object.fromEntries(
-    Object.entries(CONTRACT).map(([name, [schema, io]]) => [name, z.toJSONSchema(schema, { io, unrepresentable: 'any' })]),
+    Object.entries(CONTRACT).map(([name, [schema, io]]) => [
+      name,
+      z.toJSONSchema(schema, { io, unrepresentable: 'any' }),
+    ]),
   ) as unknown as Record<keyof typeof CONTRACT, Record<string, unknown>>;
 }

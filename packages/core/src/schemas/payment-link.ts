@@ -30,7 +30,10 @@ export const fiatPaymentLinkSchema = z.object({
 });
 
 /** `GET /payment_link` success `data`, discriminated by `kind`. */
-export const paymentLinkSchema = z.discriminatedUnion('kind', [cryptoPaymentLinkSchema, fiatPaymentLinkSchema]);
+export const paymentLinkSchema = z.discriminatedUnion('kind', [
+  cryptoPaymentLinkSchema,
+  fiatPaymentLinkSchema,
+]);
 export type PaymentLink = z.infer<typeof paymentLinkSchema>;
 export type CryptoPaymentLink = z.infer<typeof cryptoPaymentLinkSchema>;
 export type FiatPaymentLink = z.infer<typeof fiatPaymentLinkSchema>;

@@ -64,11 +64,16 @@ describe('checkout request', () => {
     ['webhook_url', { webhook_url: 'ftp://shop.example/hook' }],
     ['success_url', { success_url: 'not a url' }],
     ['cancel_url', { cancel_url: `https://shop.example/${'a'.repeat(2100)}` }],
-    ['customer.crypto_currency_network', { customer: { ...validRequest.customer, crypto_currency_network: 'DOGE' } }],
+    [
+      'customer.crypto_currency_network',
+      { customer: { ...validRequest.customer, crypto_currency_network: 'DOGE' } },
+    ],
     ['customer.crypto_currency', { customer: { ...validRequest.customer, crypto_currency: 'BTC' } }],
     [
       'customer.wallet_address',
-      { customer: { ...validRequest.customer, wallet_address: '0x3c499c542cef5e3811e1192ce70d8cC03d5c3359' } },
+      {
+        customer: { ...validRequest.customer, wallet_address: '0x3c499c542cef5e3811e1192ce70d8cC03d5c3359' },
+      },
     ],
     [
       'customer.wallet_address',
@@ -84,13 +89,21 @@ describe('checkout request', () => {
 
   it('round-trips any valid amount in any currency (property)', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 1n, max: 10n ** 12n }), fc.constantFrom(...FIAT_CURRENCY_CODES), (minor, code) => {
-        const amount = formatMinorUnits(minor, code);
-        const parsed = checkoutRequestSchema.parse({ ...validRequest, fiat_amount: amount, fiat_currency: code });
-        const again = checkoutRequestSchema.parse(JSON.parse(JSON.stringify(parsed)));
-        expect(again).toEqual(parsed);
-        expect(again.fiat_amount).toBe(amount);
-      }),
+      fc.property(
+        fc.bigInt({ min: 1n, max: 10n ** 12n }),
+        fc.constantFrom(...FIAT_CURRENCY_CODES),
+        (minor, code) => {
+          const amount = formatMinorUnits(minor, code);
+          const parsed = checkoutRequestSchema.parse({
+            ...validRequest,
+            fiat_amount: amount,
+            fiat_currency: code,
+          });
+          const again = checkoutRequestSchema.parse(JSON.parse(JSON.stringify(parsed)));
+          expect(again).toEqual(parsed);
+          expect(again.fiat_amount).toBe(amount);
+        },
+      ),
     );
   });
 });
@@ -115,8 +128,13 @@ describe('envelopes and links', () => {
     });
     expect(crypto.kind).toBe('crypto');
     expect(
-      paymentLinkSchema.safeParse({ kind: 'fiat', payment_method: 'card', address: 'x', amount: '1', expires_at })
-        .success,
+      paymentLinkSchema.safeParse({
+        kind: 'fiat',
+        payment_method: 'card',
+        address: 'x',
+        amount: '1',
+        expires_at,
+      }).success,
     ).toBe(false);
   });
   it('publishes a JSON Schema for every wire shape', () => {

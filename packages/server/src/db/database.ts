@@ -9,7 +9,9 @@ import type { DatabaseSchema } from './schema.js';
 export type Database = Kysely<DatabaseSchema>;
 
 /** Where orders are kept: an embedded SQLite file (default) or PostgreSQL for several server nodes. */
-export type StorageOptions = { kind: 'sqlite'; dataDir: string } | { kind: 'postgres'; connectionString: string };
+export type StorageOptions =
+  | { kind: 'sqlite'; dataDir: string }
+  | { kind: 'postgres'; connectionString: string };
 
 /**
  * Opens the database and migrates it to the latest schema.
@@ -28,7 +30,9 @@ export async function openDatabase(storage: StorageOptions): Promise<Database> {
     db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
   } else {
     db = new Kysely<DatabaseSchema>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: storage.connectionString, max: 10 }) }),
+      dialect: new PostgresDialect({
+        pool: new pg.Pool({ connectionString: storage.connectionString, max: 10 }),
+      }),
     });
   }
   await migrateToLatest(db as Kysely<unknown>);

@@ -30,7 +30,11 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn('settled_at', 'varchar(32)')
         .addColumn('version', 'integer', (column) => column.notNull())
         .execute();
-      await db.schema.createIndex('transactions_open').on('transactions').columns(['status', 'expires_at']).execute();
+      await db.schema
+        .createIndex('transactions_open')
+        .on('transactions')
+        .columns(['status', 'expires_at'])
+        .execute();
 
       await db.schema
         .createTable('payments')
@@ -48,8 +52,16 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn('confirm_at', 'varchar(32)', (column) => column.notNull())
         .addColumn('confirmed', 'integer', (column) => column.notNull())
         .execute();
-      await db.schema.createIndex('payments_by_transaction').on('payments').column('transaction_code').execute();
-      await db.schema.createIndex('payments_unconfirmed').on('payments').columns(['confirmed', 'confirm_at']).execute();
+      await db.schema
+        .createIndex('payments_by_transaction')
+        .on('payments')
+        .column('transaction_code')
+        .execute();
+      await db.schema
+        .createIndex('payments_unconfirmed')
+        .on('payments')
+        .columns(['confirmed', 'confirm_at'])
+        .execute();
 
       await db.schema
         .createTable('deposit_addresses')
@@ -73,7 +85,11 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn('created_at', 'varchar(32)', (column) => column.notNull())
         .addColumn('finished_at', 'varchar(32)')
         .execute();
-      await db.schema.createIndex('webhook_outbox_due').on('webhook_outbox').columns(['state', 'next_attempt_at']).execute();
+      await db.schema
+        .createIndex('webhook_outbox_due')
+        .on('webhook_outbox')
+        .columns(['state', 'next_attempt_at'])
+        .execute();
 
       await db.schema
         .createTable('webhook_attempts')
@@ -85,10 +101,20 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn('latency_ms', 'integer', (column) => column.notNull())
         .addColumn('error', 'text')
         .execute();
-      await db.schema.createIndex('webhook_attempts_by_delivery').on('webhook_attempts').column('delivery_id').execute();
+      await db.schema
+        .createIndex('webhook_attempts_by_delivery')
+        .on('webhook_attempts')
+        .column('delivery_id')
+        .execute();
     },
     async down(db: Kysely<unknown>) {
-      for (const table of ['webhook_attempts', 'webhook_outbox', 'deposit_addresses', 'payments', 'transactions']) {
+      for (const table of [
+        'webhook_attempts',
+        'webhook_outbox',
+        'deposit_addresses',
+        'payments',
+        'transactions',
+      ]) {
         await db.schema.dropTable(table).execute();
       }
     },
@@ -106,6 +132,8 @@ export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
-    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, {
+      cause: error,
+    });
   }
 }

@@ -11,8 +11,8 @@ import {
   type PaymentOption,
   type PaymentOptions,
   parseDecimal,
-  SETTLED_EVENT,
   type SandboxPaymentRequest,
+  SETTLED_EVENT,
   type SettledWebhook,
   subtractDecimalsAtLeastZero,
   type Transaction,
@@ -24,10 +24,10 @@ import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../config.js';
 import type { DatabaseSchema, PaymentsTable, TransactionsTable } from '../db/schema.js';
 import { ServiceProblem } from '../http/problem.js';
-import type { RateProvider } from '../rates/rate-provider.js';
 import { findRail, quoteDecimals, RAILS, type Rail } from '../rails/catalog.js';
 import type { ObservedPayment, PaymentRailProvider, PaymentSink } from '../rails/payment-rail-provider.js';
 import { paymentUri } from '../rails/payment-uri.js';
+import type { RateProvider } from '../rates/rate-provider.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { liveWebhookTargetProblem } from '../webhooks/target-policy.js';
 import { deriveState } from './status.js';
@@ -63,9 +63,14 @@ export class CheckoutService implements PaymentSink {
   /** The two reads of every lookup, compiled once: building a query costs more than running it. */
   private readonly selectTransaction;
   private readonly selectPayments;
+  private readonly insertTransaction: (row: TransactionRow) => Promise<unknown>;
 
   constructor(private readonly deps: CheckoutServiceDependencies) {
-    this.selectTransaction = deps.db.selectFrom('transactions').selectAll().where('transaction_code', '=', '').compile();
+    this.selectTransaction = deps.db
+      .selectFrom('transactions')
+      .selectAll()
+      .where('transaction_code', '=', '')
+      .compile();
     this.selectPayments = deps.db
       .selectFrom('payments')
       .selectAll()
@@ -73,6 +78,7 @@ export class CheckoutService implements PaymentSink {
       .orderBy('seen_at')
       .orderBy('payment_id')
       .compile();
+    this.insertTransaction = compiledInsert(deps.db, 'transactions', TRANSACTION_COLUMNS);
   }
 
   /** `GET /payment_options`: every rail priced for an amount. */
@@ -122,7 +128,7 @@ export class CheckoutService implements PaymentSink {
       settled_at: null,
       version: 0,
     };
-    await this.deps.db.insertInto('transactions').values(row).execute();
+    await this.insertTransaction(row);
     this.deps.logger.info(
       { transactionCode: row.transaction_code, reference: row.external_reference, amountInUsd },
       'checkout created',
@@ -211,18 +217,27 @@ export class CheckoutService implements PaymentSink {
   }
 
   /** Sandbox: simulates a payment of what is due (full), half of it (partial) or 10 % more (over). */
-  async sandboxPay(request: Required<Pick<SandboxPaymentRequest, 'size' | 'confirmed'>> & SandboxPaymentRequest) {
+  async sandboxPay(
+    request: Required<Pick<SandboxPaymentRequest, 'size' | 'confirmed'>> & SandboxPaymentRequest,
+  ) {
     const { row } = await this.refresh(request.transaction_code);
     const rail = findRail(request.payment_method);
     if (!rail) {
-      throw new ServiceProblem('invalid_request', `payment_method "${request.payment_method}" is not a rail.`, 'payment_method');
+      throw new ServiceProblem(
+        'invalid_request',
+        `payment_method "${request.payment_method}" is not a rail.`,
+        'payment_method',
+      );
     }
     this.assertPayable(row, true);
     const payments = await this.paymentsOf(row.transaction_code);
     const seenUsd = payments.reduce((sum, payment) => addDecimals(sum, payment.amount_usd), '0');
     const due = subtractDecimalsAtLeastZero(row.amount_in_usd, seenUsd);
     if (compareDecimals(due, '0') <= 0 && !request.amount_usd) {
-      throw new ServiceProblem('conflict', 'Payments already cover this transaction; wait for them to confirm.');
+      throw new ServiceProblem(
+        'conflict',
+        'Payments already cover this transaction; wait for them to confirm.',
+      );
     }
     const amountUsd =
       request.amount_usd ??
@@ -319,7 +334,11 @@ export class CheckoutService implements PaymentSink {
       });
       const row = rows[0];
       if (!row) {
-        throw new ServiceProblem('not_found', `No transaction has the code ${transactionCode}.`, 'transaction_code');
+        throw new ServiceProblem(
+          'not_found',
+          `No transaction has the code ${transactionCode}.`,
+          'transaction_code',
+        );
       }
       const payments = await this.paymentsOf(row.transaction_code);
       const now = this.deps.clock().toISOString();
@@ -340,7 +359,9 @@ export class CheckoutService implements PaymentSink {
           paymentMethod: row.payment_method,
         },
       });
-      const newlyConfirmed = payments.filter((payment) => payment.confirmed === 0 && payment.confirm_at <= now);
+      const newlyConfirmed = payments.filter(
+        (payment) => payment.confirmed === 0 && payment.confirm_at <= now,
+      );
       const settling = derived.status === 'settled' && row.status !== 'settled';
       const next: TransactionRow = {
         ...row,
@@ -461,7 +482,9 @@ export class CheckoutService implements PaymentSink {
   }
 
   private async paymentsOf(transactionCode: string): Promise<PaymentRow[]> {
-    return (await this.deps.db.executeQuery<PaymentRow>({ ...this.selectPayments, parameters: [transactionCode] })).rows;
+    return (
+      await this.deps.db.executeQuery<PaymentRow>({ ...this.selectPayments, parameters: [transactionCode] })
+    ).rows;
   }
 
   private stillDue(row: TransactionRow): string {
@@ -515,7 +538,8 @@ export class CheckoutService implements PaymentSink {
 
   private async assetPrice(rail: Rail): Promise<string> {
     const quote = await this.deps.rates.assetToUsd(rail.asset!).catch(() => undefined);
-    if (!quote) throw new ServiceProblem('unavailable', `No price for ${rail.asset} right now; try again shortly.`);
+    if (!quote)
+      throw new ServiceProblem('unavailable', `No price for ${rail.asset} right now; try again shortly.`);
     return quote.usdPerUnit;
   }
 
@@ -527,7 +551,8 @@ export class CheckoutService implements PaymentSink {
   ): Promise<PaymentOption[]> {
     const options: PaymentOption[] = [];
     for (const rail of rails) {
-      const withinBounds = compareDecimals(amountUsd, rail.minUsd) >= 0 && compareDecimals(amountUsd, rail.maxUsd) <= 0;
+      const withinBounds =
+        compareDecimals(amountUsd, rail.minUsd) >= 0 && compareDecimals(amountUsd, rail.maxUsd) <= 0;
       let amount = fiatAmount;
       let priced = true;
       if (rail.kind === 'crypto') {
@@ -574,6 +599,46 @@ export class CheckoutService implements PaymentSink {
   }
 }
 
+const TRANSACTION_COLUMNS = [
+  'transaction_code',
+  'status',
+  'external_reference',
+  'fiat_amount',
+  'fiat_currency',
+  'usd_rate',
+  'rate_source',
+  'amount_in_usd',
+  'received_usd',
+  'webhook_url',
+  'success_url',
+  'cancel_url',
+  'wallet_address',
+  'wallet_currency',
+  'wallet_network',
+  'payout_dispatched',
+  'payment_method',
+  'late',
+  'created_at',
+  'expires_at',
+  'monitor_until',
+  'settled_at',
+  'version',
+] as const satisfies ReadonlyArray<keyof TransactionRow>;
+
+/**
+ * An INSERT compiled once for a fixed column list; each call binds the row's values in that order.
+ * Building the query per call costs more than running it.
+ */
+function compiledInsert(
+  db: Kysely<DatabaseSchema>,
+  table: 'transactions',
+  columns: ReadonlyArray<keyof TransactionRow>,
+): (row: TransactionRow) => Promise<unknown> {
+  const template = Object.fromEntries(columns.map((column) => [column, null])) as unknown as TransactionRow;
+  const compiled = db.insertInto(table).values(template).compile();
+  return (row) => db.executeQuery({ ...compiled, parameters: columns.map((column) => row[column]) });
+}
+
 function maxDecimal(a: string, b: string): string {
   return compareDecimals(a, b) >= 0 ? a : b;
 }
@@ -581,5 +646,7 @@ function maxDecimal(a: string, b: string): string {
 function sandboxTransactionId(rail: Rail): string {
   if (rail.kind === 'fiat') return `sandbox_${rail.slug}_${randomUUID()}`;
   const hex = randomBytes(32).toString('hex');
-  return rail.network === 'BITCOIN' || rail.network === 'TRON' || rail.network === 'SOLANA' ? hex : `0x${hex}`;
+  return rail.network === 'BITCOIN' || rail.network === 'TRON' || rail.network === 'SOLANA'
+    ? hex
+    : `0x${hex}`;
 }

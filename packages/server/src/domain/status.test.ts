@@ -24,12 +24,18 @@ describe('deriveState', () => {
     expect(state).toMatchObject({ status: 'settled', receivedUsd: '27.11', late: false });
   });
   it('is underpaid one cent short', () => {
-    const state = deriveState({ ...base, now: '2026-11-01T10:20:00.000Z', payments: [payment('27.10', '2026-11-01T10:10:00.000Z')] });
+    const state = deriveState({
+      ...base,
+      now: '2026-11-01T10:20:00.000Z',
+      payments: [payment('27.10', '2026-11-01T10:10:00.000Z')],
+    });
     expect(state).toMatchObject({ status: 'underpaid', receivedUsd: '27.1' });
   });
   it('waits in processing for an unconfirmed payment, even past expiry when it was seen in time', () => {
     const seen = payment('27.11', '2026-11-01T10:59:00.000Z', '2026-11-01T11:05:00.000Z');
-    expect(deriveState({ ...base, now: '2026-11-01T11:01:00.000Z', payments: [seen] }).status).toBe('processing');
+    expect(deriveState({ ...base, now: '2026-11-01T11:01:00.000Z', payments: [seen] }).status).toBe(
+      'processing',
+    );
     expect(deriveState({ ...base, now: '2026-11-01T11:05:00.000Z', payments: [seen] })).toMatchObject({
       status: 'settled',
       late: false,
@@ -37,16 +43,29 @@ describe('deriveState', () => {
     });
   });
   it('flags a payment seen after expiry as late', () => {
-    const state = deriveState({ ...base, now: '2026-11-01T12:00:00.000Z', payments: [payment('30', '2026-11-01T11:30:00.000Z')] });
+    const state = deriveState({
+      ...base,
+      now: '2026-11-01T12:00:00.000Z',
+      payments: [payment('30', '2026-11-01T11:30:00.000Z')],
+    });
     expect(state).toMatchObject({ status: 'settled', late: true });
   });
   it('keeps settled terminal', () => {
     const state = deriveState({
       ...base,
       now: '2026-11-02T12:00:00.000Z',
-      current: { status: 'settled', settledAt: '2026-11-01T10:30:00.000Z', late: false, paymentMethod: 'card' },
+      current: {
+        status: 'settled',
+        settledAt: '2026-11-01T10:30:00.000Z',
+        late: false,
+        paymentMethod: 'card',
+      },
       payments: [],
     });
-    expect(state).toMatchObject({ status: 'settled', settledAt: '2026-11-01T10:30:00.000Z', paymentMethod: 'card' });
+    expect(state).toMatchObject({
+      status: 'settled',
+      settledAt: '2026-11-01T10:30:00.000Z',
+      paymentMethod: 'card',
+    });
   });
 });

@@ -27,7 +27,12 @@ export function deriveState(input: {
   expiresAt: string;
   now: string;
   payments: readonly PaymentFacts[];
-  current: { status: TransactionStatus; settledAt: string | null; late: boolean; paymentMethod: string | null };
+  current: {
+    status: TransactionStatus;
+    settledAt: string | null;
+    late: boolean;
+    paymentMethod: string | null;
+  };
 }): DerivedState {
   const confirmed = input.payments
     .filter((payment) => payment.confirmAt <= input.now)

@@ -16,10 +16,19 @@ import { z } from 'zod';
 import type { CheckoutService } from '../domain/checkout-service.js';
 import { sendSuccess } from './envelope.js';
 
-const errors = { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema, 422: errorEnvelopeSchema };
+const errors = {
+  400: errorEnvelopeSchema,
+  404: errorEnvelopeSchema,
+  409: errorEnvelopeSchema,
+  422: errorEnvelopeSchema,
+};
 
 /** The four endpoints of spec 4.1–4.4 and the health check, under /api. */
-export function registerApiRoutes(app: FastifyInstance, service: CheckoutService, describeServer: () => object): void {
+export function registerApiRoutes(
+  app: FastifyInstance,
+  service: CheckoutService,
+  describeServer: () => object,
+): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get(
@@ -33,7 +42,10 @@ export function registerApiRoutes(app: FastifyInstance, service: CheckoutService
       },
     },
     async (request, reply) =>
-      sendSuccess(reply, await service.paymentOptions(request.query.fiat_amount, request.query.fiat_currency)),
+      sendSuccess(
+        reply,
+        await service.paymentOptions(request.query.fiat_amount, request.query.fiat_currency),
+      ),
   );
 
   api.post(
@@ -60,7 +72,10 @@ export function registerApiRoutes(app: FastifyInstance, service: CheckoutService
       },
     },
     async (request, reply) =>
-      sendSuccess(reply, await service.paymentLink(request.query.transaction_code, request.query.payment_method)),
+      sendSuccess(
+        reply,
+        await service.paymentLink(request.query.transaction_code, request.query.payment_method),
+      ),
   );
 
   api.get(

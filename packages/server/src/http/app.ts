@@ -1,5 +1,10 @@
 import fastifySwagger from '@fastify/swagger';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  LogController,
+} from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../config.js';
@@ -42,7 +47,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const app = Fastify({
     loggerInstance: deps.logger as unknown as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
-    disableRequestLogging: true,
+    // Per-request logs would dominate a busy server's output; state changes are logged instead.
+    logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     return503OnClosing: true,
   });
@@ -51,9 +57,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   // JSON only on the API (and form posts for the sandbox card page): anything else is 415.
   app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
-  });
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -83,7 +93,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     }
     switch (error.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return sendError(reply, 413, 'payload_too_large', `The request body is larger than ${BODY_LIMIT_BYTES} bytes.`);
+        return sendError(
+          reply,
+          413,
+          'payload_too_large',
+          `The request body is larger than ${BODY_LIMIT_BYTES} bytes.`,
+        );
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return sendError(
           reply,
@@ -92,12 +107,24 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
           'Send the body as JSON with the header Content-Type: application/json.',
         );
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return sendError(reply, 400, 'invalid_request', 'The request body is empty; send a JSON object.', 'body');
+        return sendError(
+          reply,
+          400,
+          'invalid_request',
+          'The request body is empty; send a JSON object.',
+          'body',
+        );
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
         return sendError(reply, 400, 'invalid_request', 'The Content-Length header does not match the body.');
     }
     if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
-      return sendError(reply, 400, 'invalid_request', `The request body is not valid JSON: ${error.message}`, 'body');
+      return sendError(
+        reply,
+        400,
+        'invalid_request',
+        `The request body is not valid JSON: ${error.message}`,
+        'body',
+      );
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return sendError(reply, error.statusCode, 'invalid_request', error.message);

@@ -16,18 +16,26 @@ const ASSET_TYPES: Record<string, string> = {
 };
 
 /** The hosted page `/pay/<transaction_code>` (spec 4.5) and its static assets. */
-export function registerPageRoutes(app: FastifyInstance, service: CheckoutService, config: ResolvedConfig): void {
-  app.get<{ Params: { file: string } }>('/pay/assets/:file', { schema: { hide: true } }, async (request, reply) => {
-    const file = request.params.file;
-    const extension = file.slice(file.lastIndexOf('.'));
-    const path = join(PAY_ASSETS_DIR, file);
-    if (!/^[a-z0-9_.-]+$/i.test(file) || !ASSET_TYPES[extension] || !existsSync(path)) {
-      throw new ServiceProblem('not_found', `No asset ${file}.`);
-    }
-    reply.header('cache-control', 'public, max-age=300');
-    reply.header('x-content-type-options', 'nosniff');
-    return reply.type(ASSET_TYPES[extension]!).send(createReadStream(path));
-  });
+export function registerPageRoutes(
+  app: FastifyInstance,
+  service: CheckoutService,
+  config: ResolvedConfig,
+): void {
+  app.get<{ Params: { file: string } }>(
+    '/pay/assets/:file',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const file = request.params.file;
+      const extension = file.slice(file.lastIndexOf('.'));
+      const path = join(PAY_ASSETS_DIR, file);
+      if (!/^[a-z0-9_.-]+$/i.test(file) || !ASSET_TYPES[extension] || !existsSync(path)) {
+        throw new ServiceProblem('not_found', `No asset ${file}.`);
+      }
+      reply.header('cache-control', 'public, max-age=300');
+      reply.header('x-content-type-options', 'nosniff');
+      return reply.type(ASSET_TYPES[extension]!).send(createReadStream(path));
+    },
+  );
 
   app.get<{ Params: { transactionCode: string }; Querystring: Record<string, string | undefined> }>(
     '/pay/:transactionCode',
@@ -46,7 +54,8 @@ export function registerPageRoutes(app: FastifyInstance, service: CheckoutServic
         .filter((url): url is string => url !== null && isAbsoluteHttpUrl(url))
         .map((url) => new URL(url).origin);
       const embed = readEmbedParams(new URL(request.url, 'http://placeholder'));
-      const parentOrigin = embed.parentOrigin && merchantOrigins.includes(embed.parentOrigin) ? embed.parentOrigin : null;
+      const parentOrigin =
+        embed.parentOrigin && merchantOrigins.includes(embed.parentOrigin) ? embed.parentOrigin : null;
       const merchantUrl = details.successUrl ?? details.cancelUrl ?? details.webhookUrl;
 
       let selected: Parameters<typeof renderPayPage>[0]['selected'];

@@ -1,4 +1,9 @@
-import { errorEnvelopeSchema, sandboxPaymentRequestSchema, successEnvelopeSchema, transactionSchema } from '@cryptocheckout/core';
+import {
+  errorEnvelopeSchema,
+  sandboxPaymentRequestSchema,
+  successEnvelopeSchema,
+  transactionSchema,
+} from '@cryptocheckout/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -11,7 +16,11 @@ import { escapeHtml } from './html.js';
 const errors = { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema };
 
 /** Sandbox-only controls: simulate payments, inspect webhook deliveries, the simulated card page. */
-export function registerSandboxRoutes(app: FastifyInstance, service: CheckoutService, outbox: WebhookOutbox): void {
+export function registerSandboxRoutes(
+  app: FastifyInstance,
+  service: CheckoutService,
+  outbox: WebhookOutbox,
+): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.post(
@@ -38,7 +47,9 @@ export function registerSandboxRoutes(app: FastifyInstance, service: CheckoutSer
     },
     async (request, reply) => {
       await service.refresh(request.query.transaction_code);
-      return sendSuccess(reply, { deliveries: await outbox.deliveriesOf(request.query.transaction_code.toLowerCase()) });
+      return sendSuccess(reply, {
+        deliveries: await outbox.deliveriesOf(request.query.transaction_code.toLowerCase()),
+      });
     },
   );
 
@@ -56,7 +67,10 @@ export function registerSandboxRoutes(app: FastifyInstance, service: CheckoutSer
       const rail = findRail(request.query.method);
       const code = escapeHtml(transaction.transaction_code);
       const method = escapeHtml(rail?.slug ?? 'card');
-      reply.header('content-security-policy', "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors *");
+      reply.header(
+        'content-security-policy',
+        "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors *",
+      );
       return reply.type('text/html; charset=utf-8').send(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Sandbox ${escapeHtml(rail?.name ?? 'card')} payment</title><link rel="stylesheet" href="/pay/assets/pay.css"></head>

@@ -33,6 +33,7 @@ function describeIssue(field: string, issue: z.core.$ZodIssue): string {
   }
   const message = issue.message.replace(/\.$/, '');
   if (field && message.startsWith(field)) return `${message}.`;
-  if (issue.code === 'invalid_type') return `${label} must be ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`}.`;
+  if (issue.code === 'invalid_type')
+    return `${label} must be ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`}.`;
   return `${label}: ${message}.`;
 }

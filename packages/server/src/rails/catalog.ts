@@ -12,7 +12,14 @@ export interface Rail {
   maxUsd: string;
 }
 
-const crypto = (slug: string, name: string, asset: string, network: string, minUsd: string, maxUsd: string): Rail => ({
+const crypto = (
+  slug: string,
+  name: string,
+  asset: string,
+  network: string,
+  minUsd: string,
+  maxUsd: string,
+): Rail => ({
   slug,
   name,
   kind: 'crypto',
@@ -38,7 +45,15 @@ export const RAILS: readonly Rail[] = [
   crypto('eth_ethereum', 'Ether', 'ETH', 'ETHEREUM', '10.00', '1000000.00'),
   crypto('btc_bitcoin', 'Bitcoin', 'BTC', 'BITCOIN', '5.00', '1000000.00'),
   crypto('sol_solana', 'Solana', 'SOL', 'SOLANA', '1.00', '100000.00'),
-  { slug: 'card', name: 'Card', kind: 'fiat', asset: null, network: null, minUsd: '1.00', maxUsd: '10000.00' },
+  {
+    slug: 'card',
+    name: 'Card',
+    kind: 'fiat',
+    asset: null,
+    network: null,
+    minUsd: '1.00',
+    maxUsd: '10000.00',
+  },
   {
     slug: 'bank_transfer',
     name: 'Bank transfer',

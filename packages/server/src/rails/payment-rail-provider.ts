@@ -38,7 +38,8 @@ export interface PaymentRailProvider {
 export function sandboxRailProvider(): PaymentRailProvider {
   return {
     supports: () => true,
-    depositAddress: async (transactionCode, rail) => derivedAddress(rail.network ?? '', `${transactionCode}:${rail.slug}`),
+    depositAddress: async (transactionCode, rail) =>
+      derivedAddress(rail.network ?? '', `${transactionCode}:${rail.slug}`),
     fiatRedirectUrl: (transactionCode, rail, publicUrl) =>
       `${publicUrl}/sandbox/card/${transactionCode}?method=${encodeURIComponent(rail.slug)}`,
   };

@@ -5,7 +5,13 @@ import { decimalToScaled, getAsset, getNetwork } from '@cryptocheckout/core';
  * EIP-681 on EVM chains, BIP21 on Bitcoin, Solana Pay on Solana, and for TRON the
  * `tron:<address>?amount=&token=` form TRON wallets read.
  */
-export function paymentUri(network: string, asset: string, address: string, amount: string, label: string): string {
+export function paymentUri(
+  network: string,
+  asset: string,
+  address: string,
+  amount: string,
+  label: string,
+): string {
   const info = getNetwork(network);
   const token = getAsset(network, asset);
   if (!info || !token) throw new Error(`No ${asset} on ${network}`);

@@ -17,7 +17,11 @@ export interface RateProvider {
 }
 
 /** Wraps a provider with a time-based cache, for live sources that must not be called per request. */
-export function cachedRateProvider(inner: RateProvider, ttlMs: number, now: () => number = Date.now): RateProvider {
+export function cachedRateProvider(
+  inner: RateProvider,
+  ttlMs: number,
+  now: () => number = Date.now,
+): RateProvider {
   const cache = new Map<string, { expires: number; value: Promise<UsdQuote | undefined> }>();
   const cached = (key: string, load: () => Promise<UsdQuote | undefined>) => {
     const hit = cache.get(key);

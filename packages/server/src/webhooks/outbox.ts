@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Transaction as DatabaseTransaction } from 'kysely';
+import type { Transaction as DatabaseTransaction, Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../config.js';
 import type { DatabaseSchema } from '../db/schema.js';
@@ -125,7 +125,9 @@ export class WebhookOutbox {
       .selectAll()
       .where('state', '=', 'pending')
       .where('next_attempt_at', '<=', now.toISOString())
-      .where((where) => where.or([where('locked_until', 'is', null), where('locked_until', '<', now.toISOString())]))
+      .where((where) =>
+        where.or([where('locked_until', 'is', null), where('locked_until', '<', now.toISOString())]),
+      )
       .orderBy('next_attempt_at')
       .limit(50)
       .execute();

@@ -46,7 +46,8 @@ export async function liveWebhookTargetProblem(url: string): Promise<string | nu
   const { hostname, protocol } = new URL(url);
   if (protocol !== 'http:' && protocol !== 'https:') return 'only http and https webhook URLs are allowed';
   const host = hostname.replace(/^\[|\]$/g, '');
-  if (host === 'localhost' || host.endsWith('.localhost')) return 'webhook URLs may not point at localhost in live mode';
+  if (host === 'localhost' || host.endsWith('.localhost'))
+    return 'webhook URLs may not point at localhost in live mode';
   let addresses: string[];
   if (isIP(host)) {
     addresses = [host];
