@@ -1,0 +1,76 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+// The CLI is what `npm start` runs; it is tested as built (`npm test` builds first).
+const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+let child: ChildProcess | undefined;
+afterEach(() => {
+  child?.kill('SIGKILL');
+  child = undefined;
+});
+
+function run(args: string[], env: Record<string, string> = {}) {
+  if (!existsSync(cli)) throw new Error('packages/server is not built: run `npm run build` first.');
+  child = spawn(process.execPath, [cli, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr!.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
+  return {
+    output: () => output,
+    exited,
+    async waitFor(pattern: RegExp, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!pattern.test(output)) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}; output:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return output;
+    },
+  };
+}
+
+describe('cryptocheckout-server CLI', () => {
+  it('prints its options', async () => {
+    const process = run(['--help']);
+    expect(await process.exited).toBe(0);
+    expect(process.output()).toMatch(/--data-dir <path>/);
+    expect(process.output()).toMatch(/CRYPTOCHECKOUT_PORT/);
+  });
+
+  it('refuses a bad option with a pointer to --help', async () => {
+    const process = run(['--mode', 'production', '--port', '0']);
+    expect(await process.exited).toBe(1);
+    expect(process.output()).toMatch(/mode must be "sandbox" or "live"/);
+    expect(process.output()).toMatch(/--help/);
+  });
+
+  it('starts from environment variables, prints its URLs, serves, and shuts down on SIGTERM', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cryptocheckout-cli-'));
+    try {
+      const process = run(['--port', '0', '--log-level', 'warn'], { CRYPTOCHECKOUT_DATA_DIR: dataDir });
+      const output = await process.waitFor(/Press Ctrl\+C/);
+      const apiBase = /API base\s+(\S+)/.exec(output)![1]!;
+      expect(output).toMatch(/sandbox mode/);
+      const health = await (await fetch(`${apiBase}/health`)).json();
+      expect(health.data).toMatchObject({ ok: true, mode: 'sandbox' });
+      expect(existsSync(join(dataDir, 'cryptocheckout.sqlite'))).toBe(true);
+      child!.kill('SIGTERM');
+      expect(await process.exited).toBe(0);
+      expect(process.output()).toMatch(/SIGTERM received/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
