@@ -3,6 +3,7 @@ import {
   addDecimals,
   type CheckoutCreated,
   compareDecimals,
+  decimalToScaled,
   divideDecimals,
   fiatMinorUnits,
   multiplyDecimals,
@@ -549,18 +550,27 @@ export class CheckoutService implements PaymentSink {
     fiatCurrency: string,
     rails: readonly Rail[] = RAILS,
   ): Promise<PaymentOption[]> {
-    const options: PaymentOption[] = [];
-    for (const rail of rails) {
-      const withinBounds =
-        compareDecimals(amountUsd, rail.minUsd) >= 0 && compareDecimals(amountUsd, rail.maxUsd) <= 0;
-      let amount = fiatAmount;
-      let priced = true;
-      if (rail.kind === 'crypto') {
-        const quote = await this.deps.rates.assetToUsd(rail.asset!).catch(() => undefined);
-        priced = quote !== undefined;
-        amount = quote ? divideDecimals(amountUsd, quote.usdPerUnit, quoteDecimals(rail), 'up') : '0';
-      }
-      options.push({
+    const usdCents = decimalToScaled(amountUsd, 2);
+    const assets = [...new Set(rails.flatMap((rail) => (rail.kind === 'crypto' ? [rail.asset!] : [])))];
+    const quotes = new Map(
+      await Promise.all(
+        assets.map(
+          async (asset) => [asset, await this.deps.rates.assetToUsd(asset).catch(() => undefined)] as const,
+        ),
+      ),
+    );
+    return rails.map((rail) => {
+      const bounds = railBoundsInCents(rail);
+      const withinBounds = usdCents >= bounds.min && usdCents <= bounds.max;
+      const quote = rail.kind === 'crypto' ? quotes.get(rail.asset!) : undefined;
+      const priced = rail.kind === 'fiat' || quote !== undefined;
+      const amount =
+        rail.kind === 'fiat'
+          ? fiatAmount
+          : quote
+            ? divideDecimals(amountUsd, quote.usdPerUnit, quoteDecimals(rail), 'up')
+            : '0';
+      return {
         slug: rail.slug,
         name: rail.name,
         kind: rail.kind,
@@ -571,9 +581,8 @@ export class CheckoutService implements PaymentSink {
         min_usd: Number(rail.minUsd),
         max_usd: Number(rail.maxUsd),
         available: priced && withinBounds && this.deps.rails.supports(rail),
-      });
-    }
-    return options;
+      };
+    });
   }
 
   private async depositAddress(transactionCode: string, rail: Rail): Promise<string> {
@@ -637,6 +646,18 @@ function compiledInsert(
   const template = Object.fromEntries(columns.map((column) => [column, null])) as unknown as TransactionRow;
   const compiled = db.insertInto(table).values(template).compile();
   return (row) => db.executeQuery({ ...compiled, parameters: columns.map((column) => row[column]) });
+}
+
+const boundsCache = new WeakMap<Rail, { min: bigint; max: bigint }>();
+
+/** A rail's USD bounds as integer cents, computed once per rail. */
+function railBoundsInCents(rail: Rail): { min: bigint; max: bigint } {
+  let bounds = boundsCache.get(rail);
+  if (!bounds) {
+    bounds = { min: decimalToScaled(rail.minUsd, 2), max: decimalToScaled(rail.maxUsd, 2) };
+    boundsCache.set(rail, bounds);
+  }
+  return bounds;
 }
 
 function maxDecimal(a: string, b: string): string {
