@@ -55,6 +55,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     outbox,
     logger,
     version: VERSION,
+    clock,
     describeServer: () => ({ version: VERSION, mode: config.mode, storage: config.storage.kind }),
   });
   try {

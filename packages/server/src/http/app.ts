@@ -40,6 +40,7 @@ export interface AppDependencies {
   logger: Logger;
   describeServer: () => object;
   version: string;
+  clock: () => Date;
 }
 
 /** Builds the Fastify application: API, OpenAPI document, hosted page, sandbox controls. */
@@ -145,7 +146,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   registerApiRoutes(app, deps.service, deps.describeServer);
   if (deps.config.mode === 'sandbox') registerSandboxRoutes(app, deps.service, deps.outbox);
-  registerPageRoutes(app, deps.service, deps.config);
+  registerPageRoutes(app, deps.service, deps.config, deps.clock);
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async (_request, reply) =>
     reply.type('application/json; charset=utf-8').send(JSON.stringify(app.swagger())),

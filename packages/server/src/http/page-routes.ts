@@ -20,6 +20,7 @@ export function registerPageRoutes(
   app: FastifyInstance,
   service: CheckoutService,
   config: ResolvedConfig,
+  clock: () => Date,
 ): void {
   app.get<{ Params: { file: string } }>(
     '/pay/assets/:file',
@@ -78,7 +79,7 @@ export function registerPageRoutes(
         lang: resolveLanguage(request.query.lang, request.headers['accept-language']),
         apiBase: '/api',
         embed: { embedded: embed.embedded, parentOrigin },
-        now: new Date(),
+        now: clock(),
       });
       reply.headers(payPageSecurityHeaders({ frameAncestors: [...new Set(merchantOrigins)] }));
       reply.header('cache-control', 'no-store');

@@ -1,0 +1,37 @@
+import { isHttpOrigin } from '@cryptocheckout/core';
+
+export interface PayPageHeaderOptions {
+  /**
+   * Origins allowed to embed the page in a frame, e.g. the origins of the order's success and
+   * cancel URLs. Entries that are not exact http(s) origins are ignored. Without any, every
+   * http(s) page may embed it, since the merchant plugins open it in a modal.
+   */
+  frameAncestors?: readonly string[];
+}
+
+/**
+ * Security headers for the pay page: a CSP that only allows the page's own script, styles and API
+ * (no inline scripts or styles), framing by merchant pages, no referrer (the URL carries the
+ * transaction code), no caching of live payment state.
+ */
+export function payPageSecurityHeaders(options: PayPageHeaderOptions = {}): Record<string, string> {
+  const allowed = [...new Set((options.frameAncestors ?? []).filter(isHttpOrigin))];
+  const frameAncestors = allowed.length > 0 ? ["'self'", ...allowed] : ["'self'", 'https:', 'http:'];
+  const policy = [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    `frame-ancestors ${frameAncestors.join(' ')}`,
+  ];
+  return {
+    'Content-Security-Policy': policy.join('; '),
+    'Referrer-Policy': 'no-referrer',
+    'X-Content-Type-Options': 'nosniff',
+    'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
+    'Cache-Control': 'no-store',
+  };
+}

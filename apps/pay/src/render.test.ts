@@ -1,0 +1,275 @@
+import { Window } from 'happy-dom';
+import { describe, expect, it } from 'vitest';
+import { CODE, CRYPTO_LINK, context, transaction } from './fixtures.test-helpers.js';
+import { renderPayPage } from './render.js';
+import type { PayPageContext, PayPageState } from './state.js';
+
+/** Parses the rendered page without running any script, as a browser with JavaScript off would. */
+function parse(page: string): Document {
+  const window = new Window({ settings: { disableJavaScriptEvaluation: true, disableCSSFileLoading: true } });
+  window.document.write(page);
+  return window.document as unknown as Document;
+}
+
+function render(overrides: Partial<PayPageContext> = {}): { page: string; doc: Document } {
+  const page = renderPayPage(context(overrides));
+  return { page, doc: parse(page) };
+}
+
+function text(doc: Document, selector: string): string {
+  return doc.querySelector(selector)?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+}
+
+function state(doc: Document): PayPageState {
+  return JSON.parse(doc.getElementById('cc-state')!.textContent!) as PayPageState;
+}
+
+const HOSTILE = `</script><script>alert(1)</script><img src=x onerror=alert(2)>"'&<!--`;
+
+describe('renderPayPage', () => {
+  it('shows the merchant domain, the order amount in fiat and in USD, and every rail', () => {
+    const { doc } = render();
+    expect(doc.documentElement.getAttribute('lang')).toBe('en');
+    expect(text(doc, '.merchant-name')).toBe('shop.example');
+    expect(doc.title).toContain('shop.example');
+    expect(text(doc, '.amount .fiat')).toBe('€12.50');
+    expect(text(doc, '.amount .usd')).toBe('$13.60 in US dollars');
+    const rails = [...doc.querySelectorAll('.rail')].map((rail) => rail.textContent);
+    expect(rails).toHaveLength(3);
+    expect(rails[0]).toContain('Polygon PoS');
+    expect(rails[0]).toContain('13.6 USDC');
+    expect(rails[1]).toContain('0.00014321 BTC');
+    expect(rails[1]).toContain('Not available for this amount');
+    expect(rails[2]).toContain('€12.50');
+  });
+
+  it('links each available rail to the page itself, so choosing works without JavaScript', () => {
+    const { doc } = render();
+    const usdc = doc.querySelector('a[data-rail="usdc_polygon"]')!;
+    expect(usdc.getAttribute('href')).toBe(`/pay/${CODE}?method=usdc_polygon&lang=en`);
+    expect(doc.querySelector('a[data-rail="btc"]')).toBeNull();
+    expect(doc.querySelector('[data-rail="card"]')?.getAttribute('href')).toBe(
+      `/pay/${CODE}?method=card&lang=en`,
+    );
+  });
+
+  it('loads only its own script and stylesheet, with no inline script or style', () => {
+    const { doc, page } = render({ selected: { link: CRYPTO_LINK } });
+    const scripts = [...doc.querySelectorAll('script')];
+    const executable = scripts.filter((script) => script.getAttribute('type') !== 'application/json');
+    expect(executable.map((script) => script.getAttribute('src'))).toEqual([
+      expect.stringMatching(/^\/pay\/assets\/pay\.js(\?v=\w+)?$/),
+    ]);
+    expect(executable[0]!.textContent).toBe('');
+    expect(doc.querySelector('link[rel="stylesheet"]')?.getAttribute('href')).toMatch(
+      /^\/pay\/assets\/pay\.css/,
+    );
+    expect(doc.querySelectorAll('style')).toHaveLength(0);
+    expect(page).not.toMatch(/\sstyle=/);
+    expect(page).not.toMatch(/\son[a-z]+=/);
+  });
+
+  it('without a chosen rail, keeps the instructions hidden and empty', () => {
+    const { doc } = render();
+    expect(doc.getElementById('cc-pay')!.hasAttribute('hidden')).toBe(true);
+    expect(text(doc, '#cc-address')).toBe('');
+    expect(doc.querySelector('#cc-qr svg')).toBeNull();
+  });
+
+  it('with a chosen crypto rail, shows amount, address, network, QR code and wallet link in the markup', () => {
+    const { doc } = render({ selected: { link: CRYPTO_LINK } });
+    const pay = doc.getElementById('cc-pay')!;
+    expect(pay.hasAttribute('hidden')).toBe(false);
+    expect(text(doc, '#cc-pay-title')).toBe('Send 13.6 USDC');
+    expect(text(doc, '#cc-amount')).toBe('13.6');
+    expect(text(doc, '#cc-address')).toBe(CRYPTO_LINK.address);
+    expect(text(doc, '#cc-network')).toBe('Polygon PoS');
+    expect(text(doc, '#cc-warning')).toContain('Send only USDC on Polygon PoS');
+    expect(doc.querySelector('#cc-qr svg path')?.getAttribute('d')).toMatch(/^M\d+ \d+h\d+/);
+    expect(doc.getElementById('cc-qr')!.getAttribute('aria-label')).toMatch(/QR code/);
+    expect(doc.getElementById('cc-wallet')!.getAttribute('href')).toBe(CRYPTO_LINK.uri);
+    expect(doc.querySelector('a[data-rail="usdc_polygon"]')!.getAttribute('aria-current')).toBe('true');
+    // Copy needs the script; the buttons stay hidden until it runs.
+    expect([...doc.querySelectorAll('button.copy')].every((button) => button.hasAttribute('hidden'))).toBe(
+      true,
+    );
+  });
+
+  it('uses a QR code the server already rendered', () => {
+    const { doc } = render({ selected: { link: CRYPTO_LINK, qrSvg: '<svg id="from-server"></svg>' } });
+    expect(doc.querySelector('#cc-qr #from-server')).not.toBeNull();
+  });
+
+  it('never links a wallet URI that could run script', () => {
+    const link = { ...CRYPTO_LINK, uri: 'javascript:alert(1)' };
+    const { doc, page } = render({ selected: { link } });
+    expect(page).not.toMatch(/href="javascript:/i);
+    expect(doc.getElementById('cc-wallet')!.hasAttribute('hidden')).toBe(true);
+    expect(doc.getElementById('cc-qr')!.hasAttribute('hidden')).toBe(true);
+    expect(doc.querySelector('#cc-qr svg')).toBeNull();
+  });
+
+  it('with a chosen fiat rail, offers the rail page as a plain link', () => {
+    const link = {
+      kind: 'fiat' as const,
+      payment_method: 'card',
+      redirect_url: `https://pay.example/sandbox/card/${CODE}?method=card`,
+      expires_at: CRYPTO_LINK.expires_at,
+    };
+    const { doc } = render({ selected: { link } });
+    const anchor = doc.getElementById('cc-fiat-link')!;
+    expect(anchor.getAttribute('href')).toBe(link.redirect_url);
+    expect(anchor.textContent).toBe('Continue to Card');
+    expect(doc.getElementById('cc-pay')!.hasAttribute('hidden')).toBe(true);
+  });
+
+  it('escapes a hostile order reference and merchant domain everywhere', () => {
+    const { doc, page } = render({
+      transaction: transaction({ external_reference: HOSTILE }),
+      merchantDomain: HOSTILE,
+    });
+    expect(page).not.toContain('<script>alert');
+    expect(page).not.toContain('<img src=x');
+    expect(doc.querySelectorAll('img')).toHaveLength(0);
+    expect(doc.querySelectorAll('script')).toHaveLength(2);
+    expect(text(doc, '.merchant-name')).toBe(HOSTILE);
+    expect(text(doc, '.reference')).toBe(`Order ${HOSTILE}`);
+    expect(doc.title).toContain(HOSTILE);
+    // The JSON block survives intact and round-trips the hostile values.
+    expect(state(doc).merchant).toBe(HOSTILE);
+  });
+
+  it('escapes hostile rail names and payment link values', () => {
+    const options = context().paymentOptions.map((option) => ({ ...option, name: HOSTILE }));
+    const link = { ...CRYPTO_LINK, address: HOSTILE, asset: HOSTILE };
+    const { doc, page } = render({ paymentOptions: options, selected: { link } });
+    expect(page).not.toContain('<img src=x');
+    expect(doc.querySelectorAll('script')).toHaveLength(2);
+    expect(text(doc, '#cc-address')).toBe(HOSTILE);
+    expect(text(doc, '.rail-name')).toContain(HOSTILE);
+  });
+
+  it('drops success and cancel URLs that are not http(s)', () => {
+    const { doc, page } = render({
+      successUrl: 'javascript:alert(1)',
+      cancelUrl: 'data:text/html,<b>x</b>',
+      transaction: transaction({ status: 'settled' }),
+    });
+    expect(page).not.toContain('javascript:');
+    expect(page).not.toContain('data:text');
+    expect(state(doc).successUrl).toBeNull();
+    expect(doc.querySelector('#cc-status-action a')).toBeNull();
+  });
+
+  it('hands the browser script its state, with the strings of the page language', () => {
+    const { doc } = render({ lang: 'de', mode: 'sandbox', selected: { link: CRYPTO_LINK } });
+    const data = state(doc);
+    expect(data).toMatchObject({
+      code: CODE,
+      status: 'pending',
+      amountInUsd: 13.6,
+      receivedUsd: 0,
+      expiresAt: '2025-01-01T12:50:00.000Z',
+      serverNow: '2025-01-01T12:00:00.000Z',
+      apiBase: '/api',
+      pagePath: `/pay/${CODE}`,
+      mode: 'sandbox',
+      lang: 'de',
+      merchant: 'shop.example',
+      successUrl: 'https://shop.example/thanks',
+      cancelUrl: 'https://shop.example/cart',
+      selected: CRYPTO_LINK,
+    });
+    expect(data.text.copy).toBe('Kopieren');
+    expect(data.rails.map((rail) => rail.networkName)).toEqual(['Polygon PoS', 'Bitcoin', null]);
+  });
+
+  it.each([
+    ['de', 'Zu zahlender Betrag', '12,50 €'],
+    ['fr', 'Montant à payer', '12,50 €'],
+    ['es', 'Importe a pagar', '12,50 €'],
+  ])('speaks %s', (lang, label, amount) => {
+    const { doc } = render({ lang });
+    expect(doc.documentElement.getAttribute('lang')).toBe(lang);
+    expect(text(doc, '#cc-amount-label')).toBe(label);
+    expect(text(doc, '.amount .fiat').replace(/\s/g, ' ')).toBe(amount);
+    expect(doc.querySelector(`.languages a[lang="${lang}"]`)!.getAttribute('aria-current')).toBe('true');
+  });
+
+  it('falls back to English for an unsupported language', () => {
+    const { doc } = render({ lang: 'xx' });
+    expect(doc.documentElement.getAttribute('lang')).toBe('en');
+    expect(text(doc, '#cc-amount-label')).toBe('Amount to pay');
+  });
+
+  it('shows the countdown while waiting and the amount still due when underpaid', () => {
+    const pending = render().doc;
+    expect(text(pending, '#cc-status-title')).toBe('Waiting for your payment');
+    expect(text(pending, '#cc-countdown')).toBe('Time left: 50:00');
+    const underpaid = render({ transaction: transaction({ status: 'underpaid', received_usd: 10.2 }) }).doc;
+    expect(text(underpaid, '#cc-status-title')).toBe('Partly paid');
+    expect(text(underpaid, '#cc-status-detail')).toBe('$3.40 still to pay');
+    const processing = render({ transaction: transaction({ status: 'processing' }) }).doc;
+    expect(processing.getElementById('cc-countdown')!.hasAttribute('hidden')).toBe(true);
+  });
+
+  it('on a settled order, hides the rails and links back to the merchant', () => {
+    const { doc } = render({
+      transaction: transaction({ status: 'settled', received_usd: 13.6, late: true }),
+      selected: { link: CRYPTO_LINK },
+    });
+    expect(text(doc, '#cc-status-title')).toBe('Payment complete. Thank you!');
+    expect(text(doc, '#cc-status-detail')).toContain('after the deadline');
+    expect(doc.getElementById('cc-methods')).toBeNull();
+    expect(doc.getElementById('cc-pay')!.hasAttribute('hidden')).toBe(true);
+    expect(doc.querySelector('#cc-status-action a')!.getAttribute('href')).toBe(
+      'https://shop.example/thanks',
+    );
+    expect(doc.getElementById('cc-cancel')).toBeNull();
+  });
+
+  it('on an expired order, links back to the cancel URL', () => {
+    const { doc } = render({ transaction: transaction({ status: 'expired' }) });
+    expect(text(doc, '#cc-status-title')).toBe('This payment request has expired');
+    expect(doc.querySelector('#cc-status-action a')!.getAttribute('href')).toBe('https://shop.example/cart');
+    expect(doc.getElementById('cc-countdown')!.hasAttribute('hidden')).toBe(true);
+  });
+
+  it('in sandbox mode, says so and carries the simulate controls for the script', () => {
+    const { doc } = render({ mode: 'sandbox', selected: { link: CRYPTO_LINK } });
+    expect(text(doc, '.sandbox-banner')).toContain('Sandbox');
+    expect(doc.body.classList.contains('is-sandbox')).toBe(true);
+    const sizes = [...doc.querySelectorAll('[data-simulate]')].map((button) =>
+      button.getAttribute('data-simulate'),
+    );
+    expect(sizes).toEqual(['full', 'partial', 'over']);
+    const live = render({ mode: 'live', selected: { link: CRYPTO_LINK } }).doc;
+    expect(live.querySelector('.sandbox-banner')).toBeNull();
+    expect(live.querySelector('[data-simulate]')).toBeNull();
+  });
+
+  it('when embedded, keeps the embed parameters on its links and leaves the frame for merchant URLs', () => {
+    const embed = { embedded: true, parentOrigin: 'https://shop.example' };
+    const { doc } = render({ embed });
+    expect(doc.body.classList.contains('is-embedded')).toBe(true);
+    const href = doc.querySelector('a[data-rail="usdc_polygon"]')!.getAttribute('href')!;
+    const query = new URL(href, 'https://pay.example').searchParams;
+    expect(query.get('embed')).toBe('1');
+    expect(query.get('parent_origin')).toBe('https://shop.example');
+    expect(doc.getElementById('cc-cancel')!.getAttribute('target')).toBe('_top');
+  });
+
+  it('labels every control and keeps one h1', () => {
+    const { doc } = render({ mode: 'sandbox', selected: { link: CRYPTO_LINK } });
+    expect(doc.querySelectorAll('h1')).toHaveLength(1);
+    for (const button of doc.querySelectorAll('button')) {
+      expect(button.getAttribute('aria-label') ?? button.textContent?.trim()).toBeTruthy();
+    }
+    for (const input of doc.querySelectorAll('input')) {
+      expect(doc.querySelector(`label[for="${input.id}"]`)).not.toBeNull();
+    }
+    expect(doc.querySelector('meta[name="viewport"]')!.getAttribute('content')).toContain(
+      'width=device-width',
+    );
+  });
+});

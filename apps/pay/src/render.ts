@@ -1,0 +1,296 @@
+import { type CryptoPaymentLink, getNetwork, type PaymentOption } from '@cryptocheckout/core';
+import { assetUrl } from './assets.js';
+import {
+  formatCountdown,
+  formatFiat,
+  formatText,
+  formatUsd,
+  isHttpUrl,
+  isSafeWalletUri,
+  statusTitle,
+  usdStillDue,
+} from './format.js';
+import { html, jsonForScriptBlock, type TrustedHtml, trusted } from './html.js';
+import {
+  isSupportedLanguage,
+  LANGUAGE_NAMES,
+  type Messages,
+  messagesFor,
+  SUPPORTED_LANGUAGES,
+} from './i18n.js';
+import { qrSvg } from './qr.js';
+import { IDS, type PayPageContext, type PayPageState, type RailView } from './state.js';
+
+const PRODUCT_NAME = 'Crypto Checkout';
+
+/**
+ * Renders the complete hosted pay page. Amount, address and QR code are in the markup, so the page
+ * is usable without JavaScript; the browser script adds live status, copy buttons and rail
+ * switching on top. Every value from the order is escaped.
+ */
+export function renderPayPage(context: PayPageContext): string {
+  const lang = isSupportedLanguage(context.lang) ? context.lang : 'en';
+  const t = messagesFor(lang);
+  const { transaction } = context;
+  const status = transaction.status;
+  const merchant = context.merchantDomain ?? t.merchantFallback;
+  const terminal = status === 'settled' || status === 'expired';
+  const rails = context.paymentOptions.map(railView);
+  const selected = terminal ? undefined : context.selected;
+  const pagePath = pathOf(transaction.checkout_url, transaction.transaction_code);
+  const linkParams = { pagePath, lang, embed: context.embed };
+
+  const state: PayPageState = {
+    code: transaction.transaction_code,
+    status,
+    amountInUsd: transaction.amount_in_usd,
+    receivedUsd: transaction.received_usd,
+    late: transaction.late,
+    expiresAt: transaction.expires_at,
+    serverNow: context.now.toISOString(),
+    apiBase: context.apiBase,
+    pagePath,
+    mode: context.mode,
+    lang,
+    merchant,
+    successUrl: safeUrl(context.successUrl),
+    cancelUrl: safeUrl(context.cancelUrl),
+    embed: context.embed,
+    rails,
+    selected: selected?.link ?? null,
+    text: t,
+  };
+
+  const title = context.merchantDomain
+    ? `${formatText(t.documentTitle, { merchant: context.merchantDomain })} · ${PRODUCT_NAME}`
+    : PRODUCT_NAME;
+  const bodyClasses = [
+    `status-${status}`,
+    context.embed.embedded ? 'is-embedded' : '',
+    context.mode === 'sandbox' ? 'is-sandbox' : '',
+  ].filter(Boolean);
+  const cryptoLink = selected?.link.kind === 'crypto' ? selected.link : null;
+  const fiatLink = selected?.link.kind === 'fiat' ? selected.link : null;
+
+  const page = html`<!doctype html>
+<html lang="${lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<meta name="color-scheme" content="light">
+<title>${title}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${assetUrl('pay.css')}">
+<script src="${assetUrl('pay.js')}" defer></script>
+</head>
+<body class="${bodyClasses.join(' ')}">
+${context.mode === 'sandbox' ? html`<p class="sandbox-banner" role="note"><strong>${t.sandboxBanner}</strong></p>` : ''}
+<main class="card">
+<header class="merchant">
+${context.merchantDomain ? html`<p class="pay-to">${t.payTo}</p><h1 class="merchant-name">${context.merchantDomain}</h1>` : html`<h1 class="merchant-name">${PRODUCT_NAME}</h1>`}
+<p class="reference">${formatText(t.orderReference, { reference: transaction.external_reference })}</p>
+</header>
+<section class="amount" aria-labelledby="cc-amount-label">
+<h2 id="cc-amount-label" class="label">${t.amountDue}</h2>
+<p class="fiat">${formatFiat(transaction.fiat_amount, transaction.fiat_currency, lang)}</p>
+<p class="usd">${formatText(t.usdEquivalent, { amount: formatUsd(transaction.amount_in_usd, lang) })}</p>
+</section>
+${renderStatus(context, t, merchant, state)}
+<p id="${IDS.error}" class="error" role="alert" hidden></p>
+${renderCryptoInstructions(cryptoLink, selected?.qrSvg, rails, t, context.mode)}
+${renderFiatContinue(fiatLink, rails, t, context.embed.embedded)}
+${terminal ? '' : renderRails(rails, context.paymentOptions, selected?.link.payment_method, t, lang, linkParams)}
+<footer class="footer">
+${state.cancelUrl && !terminal ? html`<p><a id="${IDS.cancel}" class="cancel" href="${state.cancelUrl}"${context.embed.embedded ? trusted(' target="_top"') : ''}>${formatText(t.cancel, { merchant })}</a></p>` : ''}
+<nav aria-label="${t.language}"><ul class="languages">${SUPPORTED_LANGUAGES.map(
+    (code) =>
+      html`<li><a href="${pageHref({ ...linkParams, lang: code }, selected?.link.payment_method)}" hreflang="${code}" lang="${code}"${code === lang ? trusted(' aria-current="true"') : ''}>${LANGUAGE_NAMES[code]}</a></li>`,
+  )}</ul></nav>
+<p class="secured">${t.securedBy}</p>
+</footer>
+</main>
+<script type="application/json" id="${IDS.state}">${trusted(jsonForScriptBlock(state))}</script>
+</body>
+</html>
+`;
+  return page.value;
+}
+
+function renderStatus(
+  context: PayPageContext,
+  t: Messages,
+  merchant: string,
+  state: PayPageState,
+): TrustedHtml {
+  const { transaction } = context;
+  const status = transaction.status;
+  const remaining = Date.parse(transaction.expires_at) - context.now.getTime();
+  const showCountdown = status === 'pending' || status === 'underpaid';
+  const target = context.embed.embedded ? trusted(' target="_top"') : '';
+  let action: TrustedHtml | string = '';
+  if (status === 'settled' && state.successUrl) {
+    action = html`<a class="button" href="${state.successUrl}"${target}>${formatText(t.continueToMerchant, { merchant })}</a>`;
+  } else if (status === 'expired' && state.cancelUrl) {
+    action = html`<a class="button" href="${state.cancelUrl}"${target}>${formatText(t.backToMerchant, { merchant })}</a>`;
+  }
+  return html`<section id="${IDS.status}" class="status status--${status}" aria-labelledby="${IDS.statusTitle}">
+<div role="status" aria-live="polite" aria-atomic="true">
+<h2 id="${IDS.statusTitle}" tabindex="-1">${statusTitle(status, t)}</h2>
+<p id="${IDS.statusDetail}" class="detail">${statusDetail(context, t)}</p>
+</div>
+<p id="${IDS.countdown}" class="countdown"${showCountdown ? '' : trusted(' hidden')}>${formatText(t.expiresIn, { time: formatCountdown(remaining) })}</p>
+<p id="${IDS.statusAction}" class="status-action">${action}</p>
+${status === 'settled' || status === 'expired' ? '' : html`<noscript><p class="noscript">${t.noscript} <a href="${pageHref({ pagePath: state.pagePath, lang: state.lang, embed: context.embed }, context.selected?.link.payment_method)}">${t.refreshStatus}</a></p></noscript>`}
+</section>`;
+}
+
+function statusDetail(context: PayPageContext, t: Messages): string {
+  const { transaction } = context;
+  if (transaction.status === 'underpaid') {
+    const due = usdStillDue(transaction.amount_in_usd, transaction.received_usd);
+    return formatText(t.stillDue, { amount: formatUsd(due, context.lang) });
+  }
+  if (transaction.status === 'settled' && transaction.late) return t.paidLate;
+  return '';
+}
+
+function renderRails(
+  rails: readonly RailView[],
+  options: readonly PaymentOption[],
+  selectedSlug: string | undefined,
+  t: Messages,
+  lang: string,
+  linkParams: LinkParams,
+): TrustedHtml {
+  const group = (kind: 'crypto' | 'fiat', heading: string): TrustedHtml | string => {
+    const items = options.flatMap((option, index) =>
+      option.kind === kind ? [{ option, rail: rails[index]! }] : [],
+    );
+    if (items.length === 0) return '';
+    return html`<h3>${heading}</h3>
+<ul class="rails">${items.map(({ option, rail }) => {
+      const amount =
+        option.kind === 'fiat'
+          ? formatFiat(Number(option.amount), option.asset, lang)
+          : `${option.amount} ${option.asset}`;
+      const details = html`<span class="rail-name">${option.name}</span>${
+        rail.networkName ? html`<span class="rail-network">${rail.networkName}</span>` : ''
+      }<span class="rail-amount">${amount}</span>`;
+      if (!option.available) {
+        return html`<li><span class="rail rail--unavailable" aria-disabled="true">${details}<span class="rail-note">${t.unavailable}</span></span></li>`;
+      }
+      const current = option.slug === selectedSlug;
+      return html`<li><a class="rail" href="${pageHref(linkParams, option.slug)}" data-rail="${option.slug}"${current ? trusted(' aria-current="true"') : ''}>${details}</a></li>`;
+    })}</ul>`;
+  };
+  return html`<section id="${IDS.methods}" class="methods" aria-labelledby="${IDS.methodsTitle}">
+<h2 id="${IDS.methodsTitle}">${selectedSlug ? t.chooseOtherMethod : t.chooseMethod}</h2>
+${group('crypto', t.cryptoGroup)}
+${group('fiat', t.fiatGroup)}
+</section>`;
+}
+
+function renderCryptoInstructions(
+  link: CryptoPaymentLink | null,
+  prerenderedQr: string | undefined,
+  rails: readonly RailView[],
+  t: Messages,
+  mode: 'sandbox' | 'live',
+): TrustedHtml {
+  const rail = link ? rails.find((candidate) => candidate.slug === link.payment_method) : undefined;
+  const networkName = link ? (rail?.networkName ?? networkDisplayName(link.network)) : '';
+  const walletUri = link && isSafeWalletUri(link.uri) ? link.uri : null;
+  const copyButton = (target: string, label: string) =>
+    html`<button type="button" class="copy" data-copy="${target}" aria-label="${label}" hidden>${t.copy}</button>`;
+  return html`<section id="${IDS.pay}" class="pay" aria-labelledby="${IDS.payTitle}"${link ? '' : trusted(' hidden')}>
+<h2 id="${IDS.payTitle}" tabindex="-1">${link ? formatText(t.sendTitle, { amount: link.amount, asset: link.asset }) : ''}</h2>
+<div class="pay-body">
+<div id="${IDS.qr}" class="qr" role="img" aria-label="${t.qrLabel}"${walletUri ? '' : trusted(' hidden')}>${walletUri ? trusted(prerenderedQr ?? qrSvg(walletUri)) : ''}</div>
+<div class="pay-fields">
+<dl class="fields">
+<div class="field"><dt>${t.amount}</dt><dd><code id="${IDS.amount}" class="value">${link?.amount ?? ''}</code> <span id="${IDS.asset}">${link?.asset ?? ''}</span> ${copyButton(IDS.amount, t.copyAmount)}</dd></div>
+<div class="field"><dt>${t.network}</dt><dd id="${IDS.network}">${networkName}</dd></div>
+<div class="field"><dt>${t.address}</dt><dd><code id="${IDS.address}" class="value address">${link?.address ?? ''}</code> ${copyButton(IDS.address, t.copyAddress)}</dd></div>
+</dl>
+<p id="${IDS.copyStatus}" class="copy-status" role="status" aria-live="polite"></p>
+</div>
+</div>
+<p id="${IDS.warning}" class="warning">${link ? formatText(t.sendOnly, { asset: link.asset, network: networkName }) : ''}</p>
+<p class="wallet"><a id="${IDS.wallet}" class="button" href="${walletUri ?? '#'}"${walletUri ? '' : trusted(' hidden')}>${t.openWallet}</a></p>
+${mode === 'sandbox' ? renderSandboxControls(t) : ''}
+</section>`;
+}
+
+function renderSandboxControls(t: Messages): TrustedHtml {
+  // Hidden until the script runs: simulating needs a JSON POST.
+  return html`<section id="${IDS.sandbox}" class="sandbox" aria-labelledby="cc-sandbox-title" hidden>
+<h3 id="cc-sandbox-title">${t.sandboxTitle}</h3>
+<p class="hint">${t.sandboxHint}</p>
+<div class="sandbox-actions">
+<button type="button" class="button button--secondary" data-simulate="full">${t.simulateFull}</button>
+<button type="button" class="button button--secondary" data-simulate="partial">${t.simulatePartial}</button>
+<button type="button" class="button button--secondary" data-simulate="over">${t.simulateOver}</button>
+</div>
+<p class="check"><input type="checkbox" id="${IDS.unconfirmed}"> <label for="${IDS.unconfirmed}">${t.simulateUnconfirmed}</label></p>
+<p id="${IDS.sandboxResult}" class="sandbox-result" role="status" aria-live="polite"></p>
+</section>`;
+}
+
+function renderFiatContinue(
+  link: { payment_method: string; redirect_url: string } | null,
+  rails: readonly RailView[],
+  t: Messages,
+  embedded: boolean,
+): TrustedHtml | string {
+  if (!link || !isHttpUrl(link.redirect_url)) return '';
+  const method = rails.find((rail) => rail.slug === link.payment_method)?.name ?? link.payment_method;
+  return html`<section id="${IDS.fiat}" class="fiat-continue">
+<p><a id="${IDS.fiatLink}" class="button" href="${link.redirect_url}"${embedded ? trusted(' target="_blank" rel="noopener"') : ''}>${formatText(t.continueFiat, { method })}</a></p>
+</section>`;
+}
+
+function railView(option: PaymentOption): RailView {
+  return {
+    slug: option.slug,
+    kind: option.kind,
+    name: option.name,
+    asset: option.asset,
+    network: option.network,
+    networkName: option.kind === 'crypto' && option.network ? networkDisplayName(option.network) : null,
+  };
+}
+
+function networkDisplayName(network: string): string {
+  return getNetwork(network)?.name ?? network;
+}
+
+interface LinkParams {
+  pagePath: string;
+  lang: string;
+  embed: { embedded: boolean; parentOrigin: string | null };
+}
+
+/** A link back to this page that keeps language and embedding, optionally choosing a rail. */
+function pageHref(params: LinkParams, method?: string): string {
+  const query = new URLSearchParams();
+  if (method) query.set('method', method);
+  query.set('lang', params.lang);
+  if (params.embed.embedded) {
+    query.set('embed', '1');
+    if (params.embed.parentOrigin) query.set('parent_origin', params.embed.parentOrigin);
+  }
+  return `${params.pagePath}?${query}`;
+}
+
+function pathOf(checkoutUrl: string, code: string): string {
+  try {
+    return new URL(checkoutUrl).pathname;
+  } catch {
+    return `/pay/${encodeURIComponent(code)}`;
+  }
+}
+
+function safeUrl(value: string | null): string | null {
+  return value !== null && isHttpUrl(value) ? value : null;
+}

@@ -1,0 +1,72 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createCheckout,
+  launchChromium,
+  openPage,
+  PHONE,
+  type RunningServer,
+  screenshot,
+  startMerchantShop,
+  startSandboxServer,
+} from './support.js';
+
+let browser: Browser;
+let server: RunningServer;
+let shop: { origin: string; stop: () => Promise<void> };
+let stopServer: () => Promise<void>;
+
+beforeAll(async () => {
+  const started = await startSandboxServer();
+  server = started.server;
+  stopServer = started.stop;
+  shop = await startMerchantShop();
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await shop?.stop();
+  await stopServer?.();
+});
+
+function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
+
+describe('pay page on a 320 px phone', () => {
+  it('fits the screen without sideways scrolling, with large enough touch targets, through to settlement', async () => {
+    const checkout = await createCheckout(server, {
+      successUrl: `${shop.origin}/thanks`,
+      cancelUrl: `${shop.origin}/cart`,
+      reference: 'order-2002',
+    });
+    const { context, page, problems } = await openPage(browser, PHONE);
+    await page.goto(checkout.checkout_url);
+    expect(await horizontalOverflow(page)).toBe(0);
+    const railHeights = await page
+      .locator('a.rail')
+      .evaluateAll((rails) => rails.map((rail) => rail.getBoundingClientRect().height));
+    expect(Math.min(...railHeights)).toBeGreaterThanOrEqual(44);
+    await screenshot(page, 'mobile-pending');
+
+    await page.getByRole('link', { name: 'USDC on Polygon' }).tap();
+    await page.locator('#cc-pay').waitFor({ state: 'visible' });
+    expect(await horizontalOverflow(page)).toBe(0);
+    // The long address wraps inside the screen instead of running off it.
+    const address = await page.locator('#cc-address').boundingBox();
+    expect(address!.x + address!.width).toBeLessThanOrEqual(320);
+    const qr = await page.locator('#cc-qr svg').boundingBox();
+    expect(qr!.width).toBeGreaterThanOrEqual(160);
+    expect(await page.locator('#cc-pay-title').isVisible()).toBe(true);
+    await screenshot(page, 'mobile-crypto');
+
+    await page.getByRole('button', { name: 'Pay in full' }).tap();
+    await page.locator('#cc-status-title', { hasText: 'Payment complete' }).waitFor();
+    expect(await horizontalOverflow(page)).toBe(0);
+    await screenshot(page, 'mobile-settled');
+    await page.waitForURL(`${shop.origin}/thanks`);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
