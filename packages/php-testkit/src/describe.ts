@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe } from 'vitest';
-import { type CreatePhpOptions, createPhp, PHP_VERSIONS, type PhpSandbox, type PhpVersion } from './sandbox.js';
+import {
+  type CreatePhpOptions,
+  createPhp,
+  PHP_VERSIONS,
+  type PhpSandbox,
+  type PhpVersion,
+} from './sandbox.js';
 
 /** Handed to each {@link describeEachPhp} body. */
 export interface PhpSuiteContext {
@@ -32,7 +38,8 @@ export function describeEachPhp(
       body({
         version,
         php: () => {
-          if (sandbox === undefined) throw new Error(`PHP ${version} is not booted yet; use it inside a test or hook`);
+          if (sandbox === undefined)
+            throw new Error(`PHP ${version} is not booted yet; use it inside a test or hook`);
           return sandbox;
         },
       });

@@ -8,6 +8,7 @@ export {
   type PhpRunResult,
   type PhpSandbox,
   type PhpVersion,
+  type PhpWasmInstance,
 } from './sandbox.js';
 export {
   checkPhpSource,

@@ -1,5 +1,30 @@
-import { createNodeFsMountHandler, loadNodeRuntime } from '@php-wasm/node';
-import { PHP } from '@php-wasm/universal';
+import * as phpWasmNode from '@php-wasm/node';
+import * as phpWasmUniversal from '@php-wasm/universal';
+
+/** The part of php-wasm's PHP class the sandbox uses. */
+export interface PhpWasmInstance {
+  runStream(request: {
+    code?: string;
+    scriptPath?: string;
+    method?: 'GET' | 'POST';
+    body?: string;
+    env?: Record<string, string>;
+  }): Promise<{ stdoutText: Promise<string>; stderrText: Promise<string>; exitCode: Promise<number> }>;
+  mkdir(path: string): void;
+  isDir(path: string): boolean;
+  mount(vfsPath: string, handler: unknown): Promise<unknown>;
+  writeFile(path: string, data: string | Uint8Array): void;
+  readFileAsText(path: string): string;
+  exit(code?: number): void;
+}
+
+// php-wasm's type declarations re-export extensionless paths ("./lib") that NodeNext resolution
+// cannot follow, so the few entry points used here are typed locally.
+const { createNodeFsMountHandler, loadNodeRuntime } = phpWasmNode as unknown as {
+  createNodeFsMountHandler(hostPath: string): unknown;
+  loadNodeRuntime(version: string, options: { emscriptenOptions: { processId?: number } }): Promise<number>;
+};
+const { PHP } = phpWasmUniversal as unknown as { PHP: new (runtimeId: number) => PhpWasmInstance };
 
 /** PHP versions every PHP test runs on: the oldest supported and a current release. */
 export const PHP_VERSIONS = ['7.4', '8.3'] as const;
@@ -32,7 +57,7 @@ export interface CreatePhpOptions {
 export interface PhpSandbox {
   readonly version: PhpVersion;
   /** The underlying php-wasm instance, for anything the sandbox does not wrap. */
-  readonly php: PHP;
+  readonly php: PhpWasmInstance;
   /** Runs PHP source (`<?php` is added when missing); never throws on a non-zero exit. */
   runScript(code: string, options?: PhpRunOptions): Promise<PhpRunResult>;
   /** Runs a PHP file that exists in the sandbox's file system. */
@@ -66,7 +91,7 @@ class WasmPhpSandbox implements PhpSandbox {
 
   constructor(
     readonly version: PhpVersion,
-    readonly php: PHP,
+    readonly php: PhpWasmInstance,
   ) {}
 
   runScript(code: string, options: PhpRunOptions = {}): Promise<PhpRunResult> {

@@ -2,19 +2,22 @@ import { Engine, type Node, type Program } from 'php-parser';
 
 /**
  * Where a PHP file is deployed, which decides how it must refuse direct web access.
- * `library` is the shared client: declarations only, so it needs no guard.
+ * `library` is the shared client: declarations only, so it needs no guard. `test` is PHP that
+ * only the test suite runs and no package ships: it must parse, but needs no guard.
  */
-export type PhpPlatform = 'woocommerce' | 'prestashop' | 'whmcs' | 'library';
+export type PhpPlatform = 'woocommerce' | 'prestashop' | 'whmcs' | 'library' | 'test';
+
+type GuardedPlatform = Exclude<PhpPlatform, 'library' | 'test'>;
 
 /** The constant each platform defines before it loads a plugin file. */
-const GUARD_CONSTANTS: Record<Exclude<PhpPlatform, 'library'>, string> = {
+const GUARD_CONSTANTS: Record<GuardedPlatform, string> = {
   woocommerce: 'ABSPATH',
   prestashop: '_PS_VERSION_',
   whmcs: 'WHMCS',
 };
 
 /** Guard expected in each platform, as written in a problem message. */
-const GUARD_EXAMPLES: Record<Exclude<PhpPlatform, 'library'>, string> = {
+const GUARD_EXAMPLES: Record<GuardedPlatform, string> = {
   woocommerce: "defined('ABSPATH') || exit;",
   prestashop: "if (!defined('_PS_VERSION_')) { exit; }",
   whmcs: "if (!defined('WHMCS')) { die('This file cannot be accessed directly'); }",
@@ -22,7 +25,7 @@ const GUARD_EXAMPLES: Record<Exclude<PhpPlatform, 'library'>, string> = {
 
 /** A file that is reached directly on purpose, with the shape that keeps it harmless. */
 interface DirectAccessExemption {
-  platform: Exclude<PhpPlatform, 'library'>;
+  platform: GuardedPlatform;
   /** Matches the path relative to the repository or to the package root (a `/`-bounded suffix). */
   pathSuffix: string;
   reason: string;
@@ -66,8 +69,13 @@ const parser = new Engine({
 // A second lexer that knows short tags, so that `<?` is reported rather than read as HTML.
 const shortTagLexer = new Engine({ parser: { version: '7.4', php7: true }, lexer: { short_tags: true } });
 
-/** Maps a repository-relative path to the platform whose rules apply to it. */
+/**
+ * Maps a repository-relative path to the platform whose rules apply to it: files in a `test` or
+ * `tests` folder are test code, files under `plugins/<platform>/` follow that platform, and
+ * everything else follows the library rules.
+ */
 export function platformForPath(relativePath: string): PhpPlatform {
+  if (/(^|\/)tests?\//.test(relativePath)) return 'test';
   const match = /^plugins\/(woocommerce|prestashop|whmcs)\//.exec(relativePath);
   return match ? (match[1] as PhpPlatform) : 'library';
 }
@@ -82,7 +90,7 @@ export function checkPhpSource(relativePath: string, source: string, platform: P
   const report = (message: string) => problems.push(`${relativePath}: ${message}`);
 
   for (const token of shortTagLexer.tokenGetAll(source)) {
-    if (Array.isArray(token) && token[0] === 'T_OPEN_TAG' && !/^<\?php/i.test(token[1])) {
+    if (Array.isArray(token) && token[0] === 'T_OPEN_TAG' && !/^<\?php/i.test(String(token[1]))) {
       report(`short open tag on line ${token[2]}; use <?php`);
     }
   }
@@ -96,7 +104,7 @@ export function checkPhpSource(relativePath: string, source: string, platform: P
   }
 
   const executable = topLevelStatements(program).filter((node) => !isDeclaration(node));
-  if (executable.length === 0) return problems;
+  if (executable.length === 0 || platform === 'test') return problems;
 
   if (executable.every(isAutoloaderRegistration)) return problems;
 
@@ -118,7 +126,8 @@ export function checkPhpSource(relativePath: string, source: string, platform: P
 
   const constants = [GUARD_CONSTANTS[platform]];
   // WordPress loads uninstall.php with its own marker constant, which plugin checkers expect.
-  if (platform === 'woocommerce' && /(^|\/)uninstall\.php$/.test(relativePath)) constants.push('WP_UNINSTALL_PLUGIN');
+  if (platform === 'woocommerce' && /(^|\/)uninstall\.php$/.test(relativePath))
+    constants.push('WP_UNINSTALL_PLUGIN');
   const first = executable[0];
   if (first === undefined || !constants.some((constant) => isDirectAccessGuard(first, constant))) {
     report(
@@ -146,7 +155,16 @@ function topLevelStatements(program: Program): Node[] {
   return statements;
 }
 
-const DECLARATION_KINDS = new Set(['usegroup', 'useitem', 'class', 'interface', 'trait', 'function', 'constantstatement', 'noop']);
+const DECLARATION_KINDS = new Set([
+  'usegroup',
+  'useitem',
+  'class',
+  'interface',
+  'trait',
+  'function',
+  'constantstatement',
+  'noop',
+]);
 
 function isDeclaration(node: Node): boolean {
   if (DECLARATION_KINDS.has(node.kind)) return true;

@@ -1,0 +1,200 @@
+<?php
+
+declare(strict_types=1);
+
+namespace CryptoCheckout\Client;
+
+use CryptoCheckout\Client\Exception\ApiException;
+use CryptoCheckout\Client\Exception\CryptoCheckoutException;
+use CryptoCheckout\Client\Exception\UnexpectedResponseException;
+use CryptoCheckout\Client\Http\CurlTransport;
+use CryptoCheckout\Client\Http\StreamTransport;
+use CryptoCheckout\Client\Http\Transport;
+use CryptoCheckout\Client\Support\Json;
+
+/**
+ * Client for the four calls of the Crypto Checkout API. Every answer is checked against the
+ * documented shape before it is returned, so callers only ever see well-formed data or an exception:
+ * ApiException (the service's error envelope), NetworkException (no answer, or a timeout) or
+ * UnexpectedResponseException (anything else). All extend CryptoCheckoutException.
+ */
+final class Client
+{
+    public const VERSION = '0.1.0';
+
+    private string $baseUrl;
+    private Transport $transport;
+    private int $timeoutSeconds;
+
+    /**
+     * @param string $baseUrl the API base: the service's public origin followed by /api
+     * @param Transport|null $transport defaults to curl, or PHP streams where curl is missing
+     */
+    public function __construct(string $baseUrl, ?Transport $transport = null, int $timeoutSeconds = 10)
+    {
+        $this->baseUrl = rtrim($baseUrl, '/');
+        $this->transport = $transport ?? self::createDefaultTransport();
+        $this->timeoutSeconds = max(1, $timeoutSeconds);
+    }
+
+    /** A client for the service at $origin ("https://pay.example.com"); the API lives under /api. */
+    public static function forServiceOrigin(string $origin, ?Transport $transport = null, int $timeoutSeconds = 10): self
+    {
+        return new self(rtrim($origin, '/') . '/api', $transport, $timeoutSeconds);
+    }
+
+    /**
+     * CurlTransport when ext-curl is usable, StreamTransport otherwise.
+     *
+     * @param bool|null $curlAvailable overrides detection (null: detect)
+     */
+    public static function createDefaultTransport(?bool $curlAvailable = null): Transport
+    {
+        $useCurl = $curlAvailable ?? CurlTransport::isAvailable();
+        return $useCurl ? new CurlTransport() : new StreamTransport();
+    }
+
+    public function getBaseUrl(): string
+    {
+        return $this->baseUrl;
+    }
+
+    /**
+     * `POST /checkout`: creates a pending order; send the buyer to the returned checkout_url.
+     * Pass fiat_amount as a decimal string ("12.50"); a float is sent as its shortest exact text.
+     *
+     * @param array<string, mixed> $request fiat_amount, fiat_currency, external_reference, customer{wallet_address,
+     *     crypto_currency, crypto_currency_network}, optional webhook_url, success_url, cancel_url
+     * @return array<string, mixed> transaction_code, status, amount_in_usd, checkout_url, payment_options, expires_at
+     * @throws CryptoCheckoutException
+     */
+    public function createCheckout(array $request): array
+    {
+        if (isset($request['fiat_amount']) && is_float($request['fiat_amount']) && is_finite($request['fiat_amount'])) {
+            // A host's serialize_precision could otherwise print 0.1 as 0.10000000000000001.
+            $request['fiat_amount'] = Money::floatToString($request['fiat_amount']);
+        }
+        $body = json_encode($request, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
+        if ($body === false) {
+            throw new \InvalidArgumentException('The checkout request cannot be encoded as JSON: ' . json_last_error_msg());
+        }
+        return $this->call('POST', '/checkout', [], $body, [ResponseValidator::class, 'checkoutCreated']);
+    }
+
+    /**
+     * `GET /transaction`: the authoritative live state of an order.
+     *
+     * @return array<string, mixed>
+     * @throws CryptoCheckoutException
+     */
+    public function getTransaction(string $code): array
+    {
+        return $this->call('GET', '/transaction', ['transaction_code' => $code], null, [ResponseValidator::class, 'transaction']);
+    }
+
+    /**
+     * `GET /payment_options`: the rails available for an amount, priced.
+     *
+     * @return array<string, mixed>
+     * @throws CryptoCheckoutException
+     */
+    public function getPaymentOptions(string $fiatAmount, string $fiatCurrency): array
+    {
+        return $this->call(
+            'GET',
+            '/payment_options',
+            ['fiat_amount' => $fiatAmount, 'fiat_currency' => $fiatCurrency],
+            null,
+            [ResponseValidator::class, 'paymentOptions']
+        );
+    }
+
+    /**
+     * `GET /payment_link`: payment instructions for one rail of a transaction, kind "crypto"
+     * (address, amount, uri) or "fiat" (redirect_url).
+     *
+     * @return array<string, mixed>
+     * @throws CryptoCheckoutException
+     */
+    public function getPaymentLink(string $code, string $paymentMethod): array
+    {
+        return $this->call(
+            'GET',
+            '/payment_link',
+            ['transaction_code' => $code, 'payment_method' => $paymentMethod],
+            null,
+            [ResponseValidator::class, 'paymentLink']
+        );
+    }
+
+    /**
+     * @param array<string, string> $query
+     * @param callable(mixed, int): array<string, mixed> $validate
+     * @return array<string, mixed>
+     */
+    private function call(string $method, string $path, array $query, ?string $body, callable $validate): array
+    {
+        $url = $this->baseUrl . $path . ($query === [] ? '' : '?' . http_build_query($query, '', '&', PHP_QUERY_RFC3986));
+        $headers = [
+            'Accept' => 'application/json',
+            'User-Agent' => sprintf('CryptoCheckout-PHP/%s PHP/%s', self::VERSION, PHP_VERSION),
+        ];
+        if ($body !== null) {
+            $headers['Content-Type'] = 'application/json';
+        }
+
+        $response = $this->transport->send($method, $url, $headers, $body, $this->timeoutSeconds);
+        $status = $response->getStatus();
+        $what = $method . ' ' . $path;
+
+        try {
+            $json = Json::decode($response->getBody());
+        } catch (\JsonException $exception) {
+            throw new UnexpectedResponseException(
+                sprintf('The service answered %s with HTTP %d and a body that is not JSON.', $what, $status),
+                $status,
+                null,
+                $exception
+            );
+        }
+
+        $error = self::errorEnvelope($json);
+        if ($error !== null) {
+            throw new ApiException($error['code'], $error['message'], $status, $error['field']);
+        }
+
+        $envelope = Json::isObject($json) ? Json::members($json) : [];
+        if ($status < 200 || $status > 299 || ($envelope['status'] ?? null) !== 'success' || !array_key_exists('data', $envelope)) {
+            throw new UnexpectedResponseException(
+                sprintf('The service answered %s with HTTP %d without a success or error envelope.', $what, $status),
+                $status
+            );
+        }
+        return $validate($envelope['data'], $status);
+    }
+
+    /**
+     * The members of an error envelope, or null when $json is not one.
+     *
+     * @param mixed $json
+     * @return array{code: string, message: string, field: string|null}|null
+     */
+    private static function errorEnvelope($json): ?array
+    {
+        if (!Json::isObject($json)) {
+            return null;
+        }
+        $envelope = Json::members($json);
+        if (($envelope['status'] ?? null) !== 'error' || !isset($envelope['error']) || !Json::isObject($envelope['error'])) {
+            return null;
+        }
+        $error = Json::members($envelope['error']);
+        $code = $error['code'] ?? null;
+        $message = $error['message'] ?? null;
+        $field = $error['field'] ?? null;
+        if (!is_string($code) || $code === '' || !is_string($message) || ($field !== null && !is_string($field))) {
+            return null;
+        }
+        return ['code' => $code, 'message' => $message, 'field' => $field];
+    }
+}

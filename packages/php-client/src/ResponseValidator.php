@@ -1,0 +1,164 @@
+<?php
+
+declare(strict_types=1);
+
+namespace CryptoCheckout\Client;
+
+use CryptoCheckout\Client\Exception\UnexpectedResponseException;
+use CryptoCheckout\Client\Validation\Rules;
+use CryptoCheckout\Client\Validation\ShapeMismatch;
+
+/**
+ * Checks the `data` of each successful call against the documented shape (docs/api.md): field
+ * presence and types, enough to refuse garbage before a plugin acts on it. Each method takes the
+ * decoded JSON (objects as stdClass or arrays) and returns it as arrays without unknown members.
+ */
+final class ResponseValidator
+{
+    /** Every state a transaction can be in; settled is terminal. */
+    public const TRANSACTION_STATUSES = ['pending', 'processing', 'underpaid', 'settled', 'expired'];
+
+    private function __construct()
+    {
+    }
+
+    /**
+     * `POST /checkout` data: transaction_code, status, amount_in_usd, checkout_url, payment_options, expires_at.
+     *
+     * @param mixed $data
+     * @return array<string, mixed>
+     * @throws UnexpectedResponseException naming the first offending field
+     */
+    public static function checkoutCreated($data, int $httpStatus = 200): array
+    {
+        return self::run(Rules::shape([
+            'transaction_code' => Rules::transactionCode(),
+            'status' => Rules::oneOf(['pending']),
+            'amount_in_usd' => Rules::usdAmount(),
+            'checkout_url' => Rules::httpUrl(),
+            'payment_options' => Rules::listOf(self::paymentOptionRule()),
+            'expires_at' => Rules::isoDateTime(),
+        ]), $data, 'checkout', $httpStatus);
+    }
+
+    /**
+     * `GET /transaction` data: the authoritative state of an order.
+     *
+     * @param mixed $data
+     * @return array<string, mixed>
+     * @throws UnexpectedResponseException naming the first offending field
+     */
+    public static function transaction($data, int $httpStatus = 200): array
+    {
+        $payment = Rules::shape([
+            'payment_method' => Rules::string(),
+            'asset' => Rules::string(),
+            'network' => Rules::nullable(Rules::string()),
+            'amount' => Rules::decimalString(),
+            'amount_usd' => Rules::usdAmount(),
+            'tx_id' => Rules::string(),
+            'seen_at' => Rules::isoDateTime(),
+        ]);
+        return self::run(Rules::shape([
+            'transaction_code' => Rules::transactionCode(),
+            'status' => Rules::oneOf(self::TRANSACTION_STATUSES),
+            'external_reference' => Rules::string(),
+            'fiat_amount' => Rules::nonNegativeNumber(),
+            'fiat_currency' => Rules::string(),
+            'amount_in_usd' => Rules::usdAmount(),
+            'received_usd' => Rules::usdAmount(),
+            'checkout_url' => Rules::httpUrl(),
+            'wallet_address' => Rules::string(),
+            'wallet_currency' => Rules::string(),
+            'wallet_network' => Rules::string(),
+            'payout_dispatched' => Rules::boolean(),
+            'payment_method' => Rules::nullable(Rules::string()),
+            'late' => Rules::boolean(),
+            'created_at' => Rules::isoDateTime(),
+            'expires_at' => Rules::isoDateTime(),
+            'settled_at' => Rules::nullable(Rules::isoDateTime()),
+            'payments' => Rules::listOf($payment),
+        ]), $data, 'transaction', $httpStatus);
+    }
+
+    /**
+     * `GET /payment_options` data: the rails available for an amount, priced.
+     *
+     * @param mixed $data
+     * @return array<string, mixed>
+     * @throws UnexpectedResponseException naming the first offending field
+     */
+    public static function paymentOptions($data, int $httpStatus = 200): array
+    {
+        return self::run(Rules::shape([
+            'fiat_amount' => Rules::number(),
+            'fiat_currency' => Rules::string(),
+            'amount_in_usd' => Rules::usdAmount(),
+            'payment_options' => Rules::listOf(self::paymentOptionRule()),
+        ]), $data, 'payment options', $httpStatus);
+    }
+
+    /**
+     * `GET /payment_link` data: crypto {kind, payment_method, address, amount, asset, network, uri, expires_at}
+     * or fiat {kind, payment_method, redirect_url, expires_at}.
+     *
+     * @param mixed $data
+     * @return array<string, mixed>
+     * @throws UnexpectedResponseException naming the first offending field
+     */
+    public static function paymentLink($data, int $httpStatus = 200): array
+    {
+        return self::run(Rules::discriminated('kind', [
+            'crypto' => Rules::shape([
+                'kind' => Rules::oneOf(['crypto']),
+                'payment_method' => Rules::string(),
+                'address' => Rules::nonEmptyString(),
+                'amount' => Rules::decimalString(),
+                'asset' => Rules::string(),
+                'network' => Rules::string(),
+                'uri' => Rules::nonEmptyString(),
+                'expires_at' => Rules::isoDateTime(),
+            ]),
+            'fiat' => Rules::shape([
+                'kind' => Rules::oneOf(['fiat']),
+                'payment_method' => Rules::string(),
+                'redirect_url' => Rules::httpUrl(),
+                'expires_at' => Rules::isoDateTime(),
+            ]),
+        ]), $data, 'payment link', $httpStatus);
+    }
+
+    private static function paymentOptionRule(): \Closure
+    {
+        return Rules::shape([
+            'slug' => Rules::pattern('/\A[a-z0-9_]+\z/', 'a rail slug such as "usdc_polygon"'),
+            'name' => Rules::string(),
+            'kind' => Rules::oneOf(['crypto', 'fiat']),
+            'asset' => Rules::string(),
+            'network' => Rules::nullable(Rules::string()),
+            'amount' => Rules::decimalString(),
+            'amount_usd' => Rules::usdAmount(),
+            'min_usd' => Rules::usdAmount(),
+            'max_usd' => Rules::usdAmount(),
+            'available' => Rules::boolean(),
+        ]);
+    }
+
+    /**
+     * @param mixed $data
+     * @return array<string, mixed>
+     */
+    private static function run(\Closure $rule, $data, string $what, int $httpStatus): array
+    {
+        try {
+            return Rules::check($rule, $data);
+        } catch (ShapeMismatch $mismatch) {
+            throw new UnexpectedResponseException(
+                sprintf('The service sent %s data in an unexpected shape: %s', $what, $mismatch->getMessage()),
+                $httpStatus,
+                $mismatch->getField(),
+                $mismatch
+            );
+        }
+    }
+}

@@ -1,0 +1,261 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { describeEachPhp } from '../../php-testkit/src/index.js';
+import { CLIENT_MOUNTS, LOAD_CLIENT, VECTORS_ROOT } from './harness.js';
+
+// Runs every conformance vector of packages/core/vectors through the PHP port, one test per vector.
+// PHP decodes the vector files itself, so amounts reach the port as PHP's json_decode gives them
+// (floats included), exactly as they arrive from the service.
+
+function readVectors<T>(file: string): T | undefined {
+  const path = join(VECTORS_ROOT, file);
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as T) : undefined;
+}
+
+interface AddressVectors {
+  cases: Array<
+    | { name: string; network: string; address: string; valid: true; canonical: string }
+    | { name: string; network: string; address: string; valid: false; code: string; detectedNetwork?: string }
+  >;
+}
+interface MoneyVectors {
+  parse: Array<{ name: string; currency: string; input: unknown; minor?: string; error?: string }>;
+  compare: Array<{ a: string; b: string; result: number }>;
+  add: Array<{ a: string; b: string; sum: string }>;
+}
+interface ShapeVectors<Key extends string> {
+  valid: Array<{ name: string } & Record<Key, unknown>>;
+  invalid: Array<{ name: string; field: string } & Record<Key, unknown>>;
+}
+interface ReconcileVectors {
+  cases: Array<{ name: string; expected: { action: string; reason?: string } }>;
+}
+
+const addresses = readVectors<AddressVectors>('addresses.json');
+const money = readVectors<MoneyVectors>('money.json');
+const webhooks = readVectors<ShapeVectors<'body'>>('webhooks.json');
+const lookups = readVectors<ShapeVectors<'data'>>('lookups.json');
+const reconcile = readVectors<ReconcileVectors>('reconcile.json');
+
+const SETTLED_FIELDS = [
+  'event',
+  'transaction_code',
+  'external_reference',
+  'fiat_amount',
+  'fiat_currency',
+  'received_usd',
+  'wallet_address',
+  'wallet_currency',
+  'wallet_network',
+  'payout_dispatched',
+  'timestamp',
+];
+
+describe('vector files', () => {
+  it.each([
+    'addresses.json',
+    'money.json',
+    'webhooks.json',
+    'lookups.json',
+    'reconcile.json',
+  ])('%s is present', (file) => {
+    expect(existsSync(join(VECTORS_ROOT, file))).toBe(true);
+  });
+});
+
+describeEachPhp(
+  'PHP port',
+  ({ php }) => {
+    describe.runIf(addresses)('addresses.json', () => {
+      let results: Array<Record<string, unknown>> = [];
+      beforeAll(async () => {
+        results = (await php().runJson(`${LOAD_CLIENT}
+          use CryptoCheckout\\Client\\Wallet\\AddressValidator;
+          $vectors = json_decode(file_get_contents('/vectors/addresses.json'), true);
+          echo json_encode(array_map(static function (array $case): array {
+              return AddressValidator::validate($case['network'], $case['address']);
+          }, $vectors['cases']), JSON_INVALID_UTF8_SUBSTITUTE);
+        `)) as Array<Record<string, unknown>>;
+      });
+
+      it.each(
+        (addresses?.cases ?? []).map((vector, index) => [vector.name, vector, index] as const),
+      )('%s', (_name, vector, index) => {
+        const result = results[index];
+        if (vector.valid) {
+          expect(result).toEqual({ valid: true, address: vector.canonical });
+        } else {
+          expect(result).toMatchObject({ valid: false, code: vector.code });
+          expect(result?.detectedNetwork).toBe(vector.detectedNetwork);
+          expect(String(result?.message).length).toBeGreaterThan(10);
+        }
+      });
+    });
+
+    describe.runIf(money)('money.json', () => {
+      let results: {
+        parse: Array<{ minor?: string; minorInt?: number; error?: string; message?: string }>;
+        compare: Array<[number, number]>;
+        add: string[];
+      } = { parse: [], compare: [], add: [] };
+      beforeAll(async () => {
+        results = (await php().runJson(`${LOAD_CLIENT}
+          use CryptoCheckout\\Client\\Exception\\MoneyException;
+          use CryptoCheckout\\Client\\Money;
+          $vectors = json_decode(file_get_contents('/vectors/money.json'), true);
+          $parse = [];
+          foreach ($vectors['parse'] as $case) {
+              try {
+                  $parse[] = [
+                      'minor' => Money::toMinorUnits($case['input'], $case['currency']),
+                      'minorInt' => Money::toMinorUnitsInt($case['input'], $case['currency']),
+                  ];
+              } catch (MoneyException $exception) {
+                  $parse[] = ['error' => $exception->getErrorCode(), 'message' => $exception->getMessage()];
+              }
+          }
+          $compare = [];
+          foreach ($vectors['compare'] as $case) {
+              $compare[] = [Money::compare($case['a'], $case['b']), Money::compare($case['b'], $case['a'])];
+          }
+          $add = [];
+          foreach ($vectors['add'] as $case) {
+              $add[] = Money::add($case['a'], $case['b']);
+          }
+          echo json_encode(['parse' => $parse, 'compare' => $compare, 'add' => $add]);
+        `)) as typeof results;
+      });
+
+      it.each(
+        (money?.parse ?? []).map((vector, index) => [vector.name, vector, index] as const),
+      )('parse: %s', (_name, vector, index) => {
+        const result = results.parse[index];
+        if (vector.error !== undefined) {
+          expect(result).toMatchObject({ error: vector.error });
+          expect(String(result?.message).length).toBeGreaterThan(10);
+        } else {
+          expect(result).toEqual({ minor: vector.minor, minorInt: Number(vector.minor) });
+        }
+      });
+
+      it.each(
+        (money?.compare ?? []).map((vector, index) => [vector.a, vector.b, vector, index] as const),
+      )('compare %s with %s', (_a, _b, vector, index) => {
+        expect(results.compare[index]).toEqual([vector.result, -vector.result || 0]);
+      });
+
+      it.each(
+        (money?.add ?? []).map((vector, index) => [vector.a, vector.b, vector, index] as const),
+      )('add %s + %s', (_a, _b, vector, index) => {
+        expect(results.add[index]).toBe(vector.sum);
+      });
+    });
+
+    describe.runIf(webhooks)('webhooks.json', () => {
+      let results: { valid: Array<Record<string, unknown>>; invalid: Array<Record<string, unknown>> } = {
+        valid: [],
+        invalid: [],
+      };
+      beforeAll(async () => {
+        results = (await php().runJson(`${LOAD_CLIENT}
+          use CryptoCheckout\\Client\\Exception\\InvalidWebhookException;
+          use CryptoCheckout\\Client\\WebhookParser;
+          // Each body goes back to JSON text, which is what a webhook endpoint receives.
+          $vectors = json_decode(file_get_contents('/vectors/webhooks.json'));
+          $run = static function (array $cases): array {
+              $results = [];
+              foreach ($cases as $case) {
+                  try {
+                      $results[] = ['body' => WebhookParser::parse(json_encode($case->body))];
+                  } catch (InvalidWebhookException $exception) {
+                      $results[] = ['field' => $exception->getField(), 'message' => $exception->getMessage()];
+                  }
+              }
+              return $results;
+          };
+          echo json_encode(['valid' => $run($vectors->valid), 'invalid' => $run($vectors->invalid)]);
+        `)) as typeof results;
+      });
+
+      it.each(
+        (webhooks?.valid ?? []).map((vector, index) => [vector.name, vector, index] as const),
+      )('valid: %s', (_name, vector, index) => {
+        const sent = vector.body as Record<string, unknown>;
+        const expected = Object.fromEntries(SETTLED_FIELDS.map((field) => [field, sent[field]]));
+        expect(results.valid[index]).toEqual({ body: expected });
+        expect(Object.keys(results.valid[index]?.body as object)).toEqual(SETTLED_FIELDS);
+      });
+
+      it.each(
+        (webhooks?.invalid ?? []).map((vector, index) => [vector.name, vector, index] as const),
+      )('invalid: %s', (_name, vector, index) => {
+        expect(results.invalid[index]).toMatchObject({ field: vector.field });
+      });
+    });
+
+    describe.runIf(lookups)('lookups.json', () => {
+      let results: { valid: Array<Record<string, unknown>>; invalid: Array<Record<string, unknown>> } = {
+        valid: [],
+        invalid: [],
+      };
+      beforeAll(async () => {
+        results = (await php().runJson(`${LOAD_CLIENT}
+          use CryptoCheckout\\Client\\Exception\\UnexpectedResponseException;
+          use CryptoCheckout\\Client\\ResponseValidator;
+          // Objects stay objects, as the client decodes them, so {} and [] are told apart.
+          $vectors = json_decode(file_get_contents('/vectors/lookups.json'));
+          $run = static function (array $cases): array {
+              $results = [];
+              foreach ($cases as $case) {
+                  try {
+                      $results[] = ['data' => ResponseValidator::transaction($case->data)];
+                  } catch (UnexpectedResponseException $exception) {
+                      $results[] = ['field' => $exception->getField(), 'message' => $exception->getMessage()];
+                  }
+              }
+              return $results;
+          };
+          echo json_encode(['valid' => $run($vectors->valid), 'invalid' => $run($vectors->invalid)]);
+        `)) as typeof results;
+      });
+
+      it.each(
+        (lookups?.valid ?? []).map((vector, index) => [vector.name, vector, index] as const),
+      )('valid: %s', (_name, vector, index) => {
+        expect(results.valid[index]).toEqual({ data: vector.data });
+      });
+
+      it.each(
+        (lookups?.invalid ?? []).map((vector, index) => [vector.name, vector, index] as const),
+      )('invalid: %s', (_name, vector, index) => {
+        expect(results.invalid[index]).toMatchObject({ field: vector.field });
+      });
+    });
+
+    describe.runIf(reconcile)('reconcile.json', () => {
+      let results: Array<Record<string, unknown>> = [];
+      beforeAll(async () => {
+        results = (await php().runJson(`${LOAD_CLIENT}
+          use CryptoCheckout\\Client\\Reconciler;
+          $vectors = json_decode(file_get_contents('/vectors/reconcile.json'), true);
+          echo json_encode(array_map(static function (array $case): array {
+              return Reconciler::decide($case['stored'], $case['lookup']);
+          }, $vectors['cases']));
+        `)) as Array<Record<string, unknown>>;
+      });
+
+      it.each(
+        (reconcile?.cases ?? []).map((vector, index) => [vector.name, vector, index] as const),
+      )('%s', (_name, vector, index) => {
+        const decision = results[index];
+        expect(decision).toMatchObject({ action: vector.expected.action });
+        if (vector.expected.reason !== undefined) expect(decision?.reason).toBe(vector.expected.reason);
+        expect(String(decision?.note).length).toBeGreaterThan(10);
+        // A hold tells the merchant how much is missing; no other action carries an amount.
+        expect('amount_due_usd' in (decision ?? {})).toBe(vector.expected.action === 'hold_underpaid');
+      });
+    });
+  },
+  { mounts: CLIENT_MOUNTS },
+);
