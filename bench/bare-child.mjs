@@ -1,11 +1,15 @@
-// The baseline: a bare node:http server answering every request with a fixed JSON body.
+// The baseline: a bare node:http server answering GET and POST with fixed JSON bodies (argv 2 and 3).
 import { createServer } from 'node:http';
 
-const body = JSON.stringify({ status: 'success', data: { ok: true, transaction_code: '7d3f2a10-5b6c-4e8d-9f01-23456789abcd' } });
+const [getBody, postBody] = process.argv.slice(2);
 const server = createServer((request, response) => {
   request.resume();
   request.on('end', () => {
-    response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    const body = request.method === 'POST' ? postBody : getBody;
+    response.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+    });
     response.end(body);
   });
 });
