@@ -1,34 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createCheckout,
-  launchChromium,
-  openPage,
-  PHONE,
-  type RunningServer,
-  screenshot,
-  startMerchantShop,
-  startSandboxServer,
-} from './support.js';
+import { describe, expect, it } from 'vitest';
+import { createCheckout, openPage, PHONE, screenshot, useBrowserWorld } from './support.js';
 
-let browser: Browser;
-let server: RunningServer;
-let shop: { origin: string; stop: () => Promise<void> };
-let stopServer: () => Promise<void>;
-
-beforeAll(async () => {
-  const started = await startSandboxServer();
-  server = started.server;
-  stopServer = started.stop;
-  shop = await startMerchantShop();
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-  await stopServer?.();
-});
+const world = useBrowserWorld();
 
 function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -36,12 +10,12 @@ function horizontalOverflow(page: Page): Promise<number> {
 
 describe('pay page on a 320 px phone', () => {
   it('fits the screen without sideways scrolling, with large enough touch targets, through to settlement', async () => {
-    const checkout = await createCheckout(server, {
-      successUrl: `${shop.origin}/thanks`,
-      cancelUrl: `${shop.origin}/cart`,
+    const checkout = await createCheckout(world.server, {
+      successUrl: `${world.shop.origin}/thanks`,
+      cancelUrl: `${world.shop.origin}/cart`,
       reference: 'order-2002',
     });
-    const { context, page, problems } = await openPage(browser, PHONE);
+    const { context, page, problems } = await openPage(world.browser, PHONE);
     await page.goto(checkout.checkout_url);
     expect(await horizontalOverflow(page)).toBe(0);
     const railHeights = await page
@@ -65,7 +39,7 @@ describe('pay page on a 320 px phone', () => {
     await page.locator('#cc-status-title', { hasText: 'Payment complete' }).waitFor();
     expect(await horizontalOverflow(page)).toBe(0);
     await screenshot(page, 'mobile-settled');
-    await page.waitForURL(`${shop.origin}/thanks`);
+    await page.waitForURL(`${world.shop.origin}/thanks`);
     expect(problems).toEqual([]);
     await context.close();
   });

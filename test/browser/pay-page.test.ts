@@ -1,39 +1,20 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createCheckout,
   fetchPaymentLink,
-  launchChromium,
   openPage,
-  type RunningServer,
   screenshot,
   startMerchantShop,
-  startSandboxServer,
+  useBrowserWorld,
 } from './support.js';
 
-let browser: Browser;
-let server: RunningServer;
-let shop: { origin: string; stop: () => Promise<void> };
-let stopServer: () => Promise<void>;
-
-beforeAll(async () => {
-  const started = await startSandboxServer();
-  server = started.server;
-  stopServer = started.stop;
-  shop = await startMerchantShop();
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-  await stopServer?.();
-});
+const world = useBrowserWorld();
 
 function shopCheckout(fields: Parameters<typeof createCheckout>[1] = {}) {
-  return createCheckout(server, {
-    successUrl: `${shop.origin}/thanks`,
-    cancelUrl: `${shop.origin}/cart`,
+  return createCheckout(world.server, {
+    successUrl: `${world.shop.origin}/thanks`,
+    cancelUrl: `${world.shop.origin}/cart`,
     ...fields,
   });
 }
@@ -48,12 +29,12 @@ async function chooseRail(page: Page, name: string): Promise<void> {
 describe('hosted pay page', () => {
   it('walks a buyer from the order to a settled payment and back to the shop', async () => {
     const checkout = await shopCheckout({ reference: 'order-1001' });
-    const { context, page, problems } = await openPage(browser, DESKTOP);
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    const { context, page, problems } = await openPage(world.browser, DESKTOP);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: world.server.url });
     const response = await page.goto(checkout.checkout_url);
     const headers = response!.headers();
     expect(headers['content-security-policy']).toContain("script-src 'self'");
-    expect(headers['content-security-policy']).toContain(`frame-ancestors 'self' ${shop.origin}`);
+    expect(headers['content-security-policy']).toContain(`frame-ancestors 'self' ${world.shop.origin}`);
     expect(headers['referrer-policy']).toBe('no-referrer');
 
     await expect.poll(() => page.locator('.merchant-name').textContent()).toBe('127.0.0.1');
@@ -68,7 +49,7 @@ describe('hosted pay page', () => {
     await screenshot(page, 'desktop-pending');
 
     await chooseRail(page, 'USDC on Polygon');
-    const link = await fetchPaymentLink(server, checkout.transaction_code, 'usdc_polygon');
+    const link = await fetchPaymentLink(world.server, checkout.transaction_code, 'usdc_polygon');
     expect(await page.locator('#cc-address').textContent()).toBe(link.address);
     expect(await page.locator('#cc-amount').textContent()).toBe(link.amount);
     expect(await page.locator('#cc-pay-title').textContent()).toBe(`Send ${link.amount} USDC`);
@@ -89,14 +70,14 @@ describe('hosted pay page', () => {
     expect(await page.locator('#cc-methods').isHidden()).toBe(true);
     expect(await page.locator('#cc-status-detail').textContent()).toContain('Taking you back to 127.0.0.1');
     await screenshot(page, 'desktop-settled');
-    await page.waitForURL(`${shop.origin}/thanks`);
+    await page.waitForURL(`${world.shop.origin}/thanks`);
     expect(problems).toEqual([]);
     await context.close();
   });
 
   it('shows an underpayment with the amount still due, then confirmation, then settlement', async () => {
     const checkout = await shopCheckout();
-    const { context, page, problems } = await openPage(browser, DESKTOP);
+    const { context, page, problems } = await openPage(world.browser, DESKTOP);
     await page.goto(checkout.checkout_url);
     await chooseRail(page, 'USDC on Polygon');
 
@@ -109,36 +90,38 @@ describe('hosted pay page', () => {
     await page.getByRole('button', { name: 'Pay in full' }).click();
     await page.locator('#cc-status-title', { hasText: 'waiting for confirmation' }).waitFor();
     await page.locator('#cc-status-title', { hasText: 'Payment complete' }).waitFor({ timeout: 15_000 });
-    await page.waitForURL(`${shop.origin}/thanks`);
+    await page.waitForURL(`${world.shop.origin}/thanks`);
     expect(problems).toEqual([]);
     await context.close();
   });
 
   it('sends the buyer to a fiat rail and back, then on to the shop', async () => {
     const checkout = await shopCheckout();
-    const { context, page, problems } = await openPage(browser, DESKTOP);
+    const { context, page, problems } = await openPage(world.browser, DESKTOP);
     await page.goto(checkout.checkout_url);
     await page.getByRole('link', { name: /Card/ }).click();
     await page.waitForURL(new RegExp(`/sandbox/card/${checkout.transaction_code}`));
     await page.getByRole('button', { name: 'Pay' }).click();
-    await page.waitForURL(`${shop.origin}/thanks`, { timeout: 20_000 });
+    await page.waitForURL(`${world.shop.origin}/thanks`, { timeout: 20_000 });
     expect(problems).toEqual([]);
     await context.close();
   });
 
   it('links the cancel button to the shop', async () => {
     const checkout = await shopCheckout();
-    const { context, page } = await openPage(browser, DESKTOP);
+    const { context, page } = await openPage(world.browser, DESKTOP);
     await page.goto(checkout.checkout_url);
     await page.getByRole('link', { name: 'Cancel and return to 127.0.0.1' }).click();
-    await page.waitForURL(`${shop.origin}/cart`);
+    await page.waitForURL(`${world.shop.origin}/cart`);
     await context.close();
   });
 
   it('works through the embed helper in a merchant page, which returns the buyer to its success page', async () => {
     const checkout = await shopCheckout();
-    const { context, page, problems } = await openPage(browser, DESKTOP);
-    await page.goto(`${shop.origin}/shop?redirect=1&checkout=${encodeURIComponent(checkout.checkout_url)}`);
+    const { context, page, problems } = await openPage(world.browser, DESKTOP);
+    await page.goto(
+      `${world.shop.origin}/shop?redirect=1&checkout=${encodeURIComponent(checkout.checkout_url)}`,
+    );
     await page.getByRole('button', { name: 'Pay with crypto' }).click();
     await page.getByRole('dialog').waitFor();
     const frame = page.frameLocator('iframe');
@@ -154,15 +137,15 @@ describe('hosted pay page', () => {
 
     await frame.getByRole('button', { name: 'Pay in full' }).click();
     await frame.locator('#cc-status-title', { hasText: 'Payment complete' }).waitFor();
-    await page.waitForURL(`${shop.origin}/thanks`);
+    await page.waitForURL(`${world.shop.origin}/thanks`);
     expect(problems).toEqual([]);
     await context.close();
   });
 
   it('reports settled, then closed, to the embedding page only', async () => {
     const checkout = await shopCheckout();
-    const { context, page } = await openPage(browser, DESKTOP);
-    await page.goto(`${shop.origin}/shop?checkout=${encodeURIComponent(checkout.checkout_url)}`);
+    const { context, page } = await openPage(world.browser, DESKTOP);
+    await page.goto(`${world.shop.origin}/shop?checkout=${encodeURIComponent(checkout.checkout_url)}`);
     await page.evaluate(() => {
       const log: unknown[] = [];
       (window as unknown as { rawMessages: unknown[] }).rawMessages = log;
@@ -195,7 +178,7 @@ describe('hosted pay page', () => {
       () => (window as unknown as { rawMessages: { origin: string }[] }).rawMessages,
     );
     expect(raw.length).toBeGreaterThanOrEqual(2);
-    expect(new Set(raw.map((message) => message.origin))).toEqual(new Set([server.url]));
+    expect(new Set(raw.map((message) => message.origin))).toEqual(new Set([world.server.url]));
     await context.close();
   });
 
@@ -203,7 +186,7 @@ describe('hosted pay page', () => {
     const checkout = await shopCheckout();
     const stranger = await startMerchantShop();
     try {
-      const { context, page } = await openPage(browser, DESKTOP);
+      const { context, page } = await openPage(world.browser, DESKTOP);
       await page.goto(`${stranger.origin}/shop?checkout=${encodeURIComponent(checkout.checkout_url)}`);
       await page.getByRole('button', { name: 'Pay with crypto' }).click();
       await page.getByRole('dialog').waitFor();
@@ -224,8 +207,8 @@ describe('hosted pay page', () => {
 
   it('closes the modal when the buyer cancels inside it', async () => {
     const checkout = await shopCheckout();
-    const { context, page } = await openPage(browser, DESKTOP);
-    await page.goto(`${shop.origin}/shop?checkout=${encodeURIComponent(checkout.checkout_url)}`);
+    const { context, page } = await openPage(world.browser, DESKTOP);
+    await page.goto(`${world.shop.origin}/shop?checkout=${encodeURIComponent(checkout.checkout_url)}`);
     await page.getByRole('button', { name: 'Pay with crypto' }).click();
     const frame = page.frameLocator('iframe');
     await frame.getByRole('link', { name: 'Cancel and return to 127.0.0.1' }).click();
@@ -238,9 +221,9 @@ describe('hosted pay page', () => {
     await context.close();
   });
 
-  it('speaks the language of the browser, or of the lang parameter', async () => {
+  it('speaks the language of the world.browser, or of the lang parameter', async () => {
     const checkout = await shopCheckout();
-    const german = await openPage(browser, { ...DESKTOP, locale: 'de-DE' });
+    const german = await openPage(world.browser, { ...DESKTOP, locale: 'de-DE' });
     await german.page.goto(checkout.checkout_url);
     expect(await german.page.locator('html').getAttribute('lang')).toBe('de');
     expect(await german.page.locator('#cc-status-title').textContent()).toBe('Warten auf Ihre Zahlung');
@@ -249,7 +232,7 @@ describe('hosted pay page', () => {
     expect(await german.page.locator('#cc-status-title').textContent()).toBe('En attente de votre paiement');
     await german.context.close();
 
-    const spanish = await openPage(browser, DESKTOP);
+    const spanish = await openPage(world.browser, DESKTOP);
     await spanish.page.goto(`${checkout.checkout_url}?lang=es`);
     expect(await spanish.page.locator('#cc-amount-label').textContent()).toBe('Importe a pagar');
     await spanish.context.close();
@@ -257,7 +240,7 @@ describe('hosted pay page', () => {
 
   it('can be used with the keyboard alone', async () => {
     const checkout = await shopCheckout();
-    const { context, page } = await openPage(browser, DESKTOP);
+    const { context, page } = await openPage(world.browser, DESKTOP);
     await page.goto(checkout.checkout_url);
     let focused = '';
     for (let presses = 0; presses < 10 && focused !== 'usdc_polygon'; presses += 1) {
@@ -275,11 +258,11 @@ describe('hosted pay page', () => {
 
   it('shows amount, address and QR code without JavaScript', async () => {
     const checkout = await shopCheckout();
-    const { context, page } = await openPage(browser, { ...DESKTOP, javaScriptEnabled: false });
+    const { context, page } = await openPage(world.browser, { ...DESKTOP, javaScriptEnabled: false });
     await page.goto(checkout.checkout_url);
     await page.getByRole('link', { name: 'USDC on Polygon' }).click();
     await page.waitForURL(/method=usdc_polygon/);
-    const link = await fetchPaymentLink(server, checkout.transaction_code, 'usdc_polygon');
+    const link = await fetchPaymentLink(world.server, checkout.transaction_code, 'usdc_polygon');
     expect(await page.locator('#cc-address').textContent()).toBe(link.address);
     expect(await page.locator('#cc-amount').textContent()).toBe(link.amount);
     expect(await page.locator('#cc-qr svg').isVisible()).toBe(true);
@@ -292,7 +275,7 @@ describe('hosted pay page', () => {
   it('shows a hostile order reference as text', async () => {
     const reference = `<img src=x onerror="document.title='pwned'">`;
     const checkout = await shopCheckout({ reference });
-    const { context, page, problems } = await openPage(browser, DESKTOP);
+    const { context, page, problems } = await openPage(world.browser, DESKTOP);
     await page.goto(checkout.checkout_url);
     expect(await page.locator('.reference').textContent()).toBe(`Order ${reference}`);
     expect(await page.locator('img').count()).toBe(0);

@@ -13,6 +13,7 @@ import {
   chromium,
   type Page,
 } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { buildPayAssets } from '../../apps/pay/scripts/build-assets.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -50,6 +51,35 @@ export function launchChromium(): Promise<Browser> {
 }
 
 export type RunningServer = Awaited<ReturnType<typeof startServer>>;
+
+/** What every browser test file needs: a sandbox server, a merchant shop on another origin, chromium. */
+export interface BrowserWorld {
+  browser: Browser;
+  server: RunningServer;
+  shop: { origin: string; stop: () => Promise<void> };
+}
+
+/**
+ * Starts the world before the file's tests and stops it after them. The returned object is filled
+ * in by `beforeAll`, so read its fields inside tests, not at module level.
+ */
+export function useBrowserWorld(options: Parameters<typeof startSandboxServer>[0] = {}): BrowserWorld {
+  const world = {} as BrowserWorld;
+  let stopServer: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const started = await startSandboxServer(options);
+    world.server = started.server;
+    stopServer = started.stop;
+    world.shop = await startMerchantShop();
+    world.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await world.browser?.close();
+    await world.shop?.stop();
+    await stopServer?.();
+  });
+  return world;
+}
 
 /** Builds the pay page assets, then starts a sandbox server on a free port with its own data dir. */
 export async function startSandboxServer(

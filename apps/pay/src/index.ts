@@ -4,6 +4,7 @@
  */
 export { assetUrl, PAY_ASSET_FILES, PAY_ASSETS_DIR, PAY_ASSETS_PATH, type PayAssetFile } from './assets.js';
 export { type PayPageHeaderOptions, payPageSecurityHeaders } from './headers.js';
+export { escapeHtml } from './html.js';
 export {
   isSupportedLanguage,
   LANGUAGE_NAMES,

@@ -1,3 +1,4 @@
+import { escapeHtml } from '@cryptocheckout/pay';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, {
   type FastifyBaseLogger,
@@ -12,7 +13,6 @@ import type { CheckoutService } from '../domain/checkout-service.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { registerApiRoutes } from './api-routes.js';
 import { sendError } from './envelope.js';
-import { escapeHtml } from './html.js';
 import { registerPageRoutes } from './page-routes.js';
 import { ServiceProblem } from './problem.js';
 import { registerSandboxRoutes } from './sandbox-routes.js';

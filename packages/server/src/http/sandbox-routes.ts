@@ -4,6 +4,7 @@ import {
   successEnvelopeSchema,
   transactionSchema,
 } from '@cryptocheckout/core';
+import { escapeHtml } from '@cryptocheckout/pay';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -11,7 +12,6 @@ import type { CheckoutService } from '../domain/checkout-service.js';
 import { findRail } from '../rails/catalog.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { sendSuccess } from './envelope.js';
-import { escapeHtml } from './html.js';
 
 const errors = { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema };
 

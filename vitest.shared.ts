@@ -1,0 +1,14 @@
+import { fileURLToPath } from 'node:url';
+
+const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/**
+ * Workspace packages resolve to their TypeScript sources in every test run, so tests never run
+ * against a stale build.
+ */
+export const workspaceAliases = {
+  '@cryptocheckout/core': fromRoot('./packages/core/src/index.ts'),
+  '@cryptocheckout/server': fromRoot('./packages/server/src/index.ts'),
+  '@cryptocheckout/pay': fromRoot('./apps/pay/src/index.ts'),
+  '@cryptocheckout/php-testkit': fromRoot('./packages/php-testkit/src/index.ts'),
+};
