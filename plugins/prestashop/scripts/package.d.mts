@@ -1,0 +1,8 @@
+export declare const DEFAULT_ZIP: string;
+/** Builds cryptocheckout.zip (default dist/cryptocheckout.zip) from a staged copy of the module. */
+export declare function packageModule(options?: { outFile?: string; log?: (line: string) => void }): Promise<{
+  file: string;
+  entries: string[];
+  bytes: number;
+  sizes: Record<string, { bytes: number; gzipBytes: number }>;
+}>;

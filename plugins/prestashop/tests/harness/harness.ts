@@ -1,0 +1,278 @@
+// Test-side half of the PrestaShop 8.1.2 harness (the PHP half is prestashop.php and shop.php in
+// this folder): a private copy of the module with its PHP client, PHP preludes that boot the
+// harness shop, and a small HTTP bridge that serves the module's front controllers from php-wasm
+// so the reference server can deliver real webhooks to the shop.
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  createPhp,
+  type PhpSandbox,
+  type PhpVersion,
+  phpString,
+} from '../../../../packages/php-testkit/src/index.js';
+import { copyClient } from '../../scripts/build.mjs';
+
+export const PLUGIN_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const HARNESS_DIR = fileURLToPath(new URL('./', import.meta.url));
+export const MODULE_SOURCE = join(PLUGIN_ROOT, 'cryptocheckout');
+
+/** Where things live inside PHP's file system. */
+export const MODULES_MOUNT = '/shop/modules';
+export const HARNESS_MOUNT = '/harness';
+export const DATA_MOUNT = '/data';
+
+/** A Polygon wallet valid for the service (EIP-55). */
+export const WALLET = '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359';
+
+export interface ModuleCopy {
+  /** Host directory holding cryptocheckout/ (mounted at MODULES_MOUNT). */
+  modulesDir: string;
+  /** Host directory for SQLite files (mounted at DATA_MOUNT). */
+  dataDir: string;
+  mounts: Record<string, string>;
+  remove(): void;
+}
+
+/**
+ * Copies the module's sources and the PHP client (as packaging does) into a private temporary
+ * folder, so test files never race on the working copy.
+ */
+export async function prepareModule(): Promise<ModuleCopy> {
+  const root = mkdtempSync(join(tmpdir(), 'cc-prestashop-'));
+  const modulesDir = join(root, 'modules');
+  const dataDir = join(root, 'data');
+  cpSync(MODULE_SOURCE, join(modulesDir, 'cryptocheckout'), {
+    recursive: true,
+    filter: (source) => !source.includes(join('cryptocheckout', 'vendor')),
+  });
+  await copyClient(join(modulesDir, 'cryptocheckout'));
+  mkdirSync(dataDir, { recursive: true });
+  return {
+    modulesDir,
+    dataDir,
+    mounts: { [MODULES_MOUNT]: modulesDir, [HARNESS_MOUNT]: HARNESS_DIR, [DATA_MOUNT]: dataDir },
+    remove: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * PHP that boots the harness shop on database `db` (a file under DATA_MOUNT), with warnings
+ * turned into failures, and loads the module class.
+ */
+export function prelude(db: string, shopUrl = 'http://shop.test'): string {
+  return `
+error_reporting(E_ALL & ~E_DEPRECATED);
+set_error_handler(static function (int $severity, string $message, string $file, int $line): bool {
+    if (!(error_reporting() & $severity)) { return false; }
+    throw new ErrorException($message, 0, $severity, $file, $line);
+});
+$GLOBALS['HARNESS'] = ['db' => ${phpString(`${DATA_MOUNT}/${db}`)}, 'shop_url' => ${phpString(shopUrl)}, 'modules_dir' => ${phpString(MODULES_MOUNT)}];
+require_once ${phpString(`${HARNESS_MOUNT}/shop.php`)};
+HarnessShop::install();
+`;
+}
+
+/** PHP that installs the module and saves a working configuration for `serviceUrl`. */
+export function installAndConfigure(serviceUrl: string, mode: 'redirect' | 'embedded' = 'redirect'): string {
+  return `
+$module = Module::getInstanceByName('cryptocheckout');
+if (!$module->id) {
+    if (!$module->install()) { throw new RuntimeException('install failed'); }
+}
+Configuration::updateValue('CRYPTOCHECKOUT_SERVICE_URL', ${phpString(serviceUrl)});
+Configuration::updateValue('CRYPTOCHECKOUT_WALLET_ADDRESS', ${phpString(WALLET)});
+Configuration::updateValue('CRYPTOCHECKOUT_ASSET', 'USDC');
+Configuration::updateValue('CRYPTOCHECKOUT_NETWORK', 'POLYGON');
+Configuration::updateValue('CRYPTOCHECKOUT_DISPLAY_MODE', ${phpString(mode)});
+`;
+}
+
+export interface BridgeResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+interface Job {
+  run(php: PhpSandbox): Promise<void>;
+}
+
+/**
+ * Serves the harness shop over HTTP on 127.0.0.1, each request a fresh PHP request on one of
+ * `poolSize` interpreters (two let concurrent requests really interleave at their network calls):
+ * - /module/<module>/<controller>?…  the module's front controllers, as PrestaShop's dispatcher runs them
+ * - /index.php?controller=order-confirmation&id_cart&id_module&id_order&key  the confirmation page's
+ *   displayPaymentReturn hook, after the same key check PrestaShop's OrderConfirmationController makes
+ * The buyer's session (PrestaShop's cookie) is stood in for by an `x-harness-cart` header.
+ */
+export class ShopBridge {
+  url = '';
+  /** stderr of every PHP request, for assertions that nothing warned. */
+  readonly errors: string[] = [];
+  /** Paths that answer 503 without reaching PHP, as if the shop were down for them. */
+  readonly offline = new Set<string>();
+  private server: Server | undefined;
+  private readonly idle: PhpSandbox[] = [];
+  private readonly all: PhpSandbox[] = [];
+  private readonly waiting: Job[] = [];
+
+  constructor(
+    private readonly version: PhpVersion,
+    private readonly mounts: Record<string, string>,
+    private readonly db: string,
+    private readonly poolSize = 1,
+  ) {}
+
+  async start(): Promise<void> {
+    for (let i = 0; i < this.poolSize; i++) {
+      const php = await createPhp(this.version, { mounts: this.mounts });
+      this.all.push(php);
+      this.idle.push(php);
+    }
+    this.server = createServer((request, response) => {
+      this.handle(request)
+        .then((result) => {
+          response.writeHead(result.status, result.headers);
+          response.end(result.body);
+        })
+        .catch((error: unknown) => {
+          response.writeHead(500, { 'content-type': 'text/plain' });
+          response.end(String(error));
+        });
+    });
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    for (const php of this.all) php.dispose();
+  }
+
+  /** Runs PHP (after the prelude) on a pooled interpreter; for direct set-up and inspection. */
+  runJson(code: string): Promise<unknown> {
+    return this.withPhp((php) => php.runJson(prelude(this.db, this.url) + code));
+  }
+
+  async request(
+    path: string,
+    init: { method?: string; body?: string; cart?: number; headers?: Record<string, string> } = {},
+  ): Promise<BridgeResponse> {
+    const response = await fetch(`${this.url}${path}`, {
+      method: init.method ?? 'GET',
+      redirect: 'manual',
+      headers: {
+        ...(init.headers ?? {}),
+        ...(init.cart === undefined ? {} : { 'x-harness-cart': String(init.cart) }),
+      },
+      ...(init.body === undefined ? {} : { body: init.body }),
+    });
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, key) => {
+      headers[key] = value;
+    });
+    return { status: response.status, headers, body: await response.text() };
+  }
+
+  private withPhp<T>(task: (php: PhpSandbox) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const job: Job = {
+        run: async (php) => {
+          try {
+            resolve(await task(php));
+          } catch (error) {
+            reject(error);
+          } finally {
+            this.release(php);
+          }
+        },
+      };
+      const php = this.idle.pop();
+      if (php) void job.run(php);
+      else this.waiting.push(job);
+    });
+  }
+
+  private release(php: PhpSandbox): void {
+    const next = this.waiting.shift();
+    if (next) void next.run(php);
+    else this.idle.push(php);
+  }
+
+  private async handle(request: IncomingMessage): Promise<BridgeResponse> {
+    const path = new URL(request.url ?? '/', 'http://bridge').pathname;
+    if (this.offline.has(path))
+      return { status: 503, headers: { 'content-type': 'text/plain' }, body: 'offline' };
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    const url = new URL(request.url ?? '/', this.url);
+    const query = Object.fromEntries(url.searchParams);
+    const method = request.method ?? 'GET';
+    const contentType = String(request.headers['content-type'] ?? '');
+    const form =
+      method === 'POST' && contentType.startsWith('application/x-www-form-urlencoded')
+        ? Object.fromEntries(new URLSearchParams(body.toString('utf8')))
+        : {};
+    const cart = Number(request.headers['x-harness-cart'] ?? 0);
+    const moduleRoute = /^\/module\/([a-z0-9_]+)\/([a-z0-9_]+)$/.exec(url.pathname);
+
+    let dispatch: string;
+    if (moduleRoute) {
+      dispatch = `HarnessShop::runFrontController(${phpString(moduleRoute[1]!)}, ${phpString(moduleRoute[2]!)});`;
+    } else if (url.pathname === '/index.php' && query.controller === 'order-confirmation') {
+      dispatch = `
+$order = new Order((int) Tools::getValue('id_order'));
+$customer = new Customer((int) $order->id_customer);
+if (!Validate::isLoadedObject($order) || (int) $order->id_cart !== (int) Tools::getValue('id_cart') || $customer->secure_key !== Tools::getValue('key')) {
+    http_response_code(302); header('Location: /index.php?controller=history'); return;
+}
+Context::getContext()->controller = new FrontController();
+Context::getContext()->controller->php_self = 'order-confirmation';
+Hook::exec('actionFrontControllerSetMedia', []);
+echo Hook::exec('displayPaymentReturn', ['order' => $order], (int) Tools::getValue('id_module'));
+echo '<!-- scripts: ' . implode(',', array_keys(Context::getContext()->controller->registered_javascript)) . ' -->';`;
+    } else {
+      return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found' };
+    }
+
+    const code = `<?php
+${prelude(this.db, this.url)}
+$_SERVER['REQUEST_METHOD'] = ${phpString(method)};
+$_SERVER['SCRIPT_NAME'] = '/index.php';
+$_GET = json_decode(${phpString(JSON.stringify(query))}, true);
+$_POST = json_decode(${phpString(JSON.stringify(form))}, true);
+${cart > 0 ? `HarnessShop::actAsBuyer(${cart});` : ''}
+${dispatch}`;
+    return this.withPhp(async (php) => {
+      const response = await (php.php as unknown as PhpStreamRunner).runStream({
+        code,
+        method: method === 'POST' ? 'POST' : 'GET',
+        ...(body.length > 0 ? { body: new Uint8Array(body) } : {}),
+      });
+      const [stdout, stderr, status, headers] = await Promise.all([
+        response.stdoutText,
+        response.stderrText,
+        response.httpStatusCode,
+        response.headers,
+      ]);
+      if (stderr.trim() !== '') this.errors.push(`${method} ${url.pathname}${url.search}: ${stderr}`);
+      const flat: Record<string, string> = {};
+      for (const [name, values] of Object.entries(headers)) flat[name] = values.join(', ');
+      return { status, headers: flat, body: stdout };
+    });
+  }
+}
+
+interface PhpStreamRunner {
+  runStream(request: { code: string; method: 'GET' | 'POST'; body?: Uint8Array }): Promise<{
+    stdoutText: Promise<string>;
+    stderrText: Promise<string>;
+    httpStatusCode: Promise<number>;
+    headers: Promise<Record<string, string[]>>;
+  }>;
+}

@@ -1,0 +1,20 @@
+<?php
+/**
+ * Crypto Checkout: on every run of the WHMCS cron, check the open checkouts with the service, so
+ * an invoice is paid even when its webhook never arrived.
+ */
+
+declare(strict_types=1);
+
+if (!defined('WHMCS')) {
+    die('This file cannot be accessed directly');
+}
+
+add_hook('AfterCronJob', 1, function ($vars) {
+    $autoload = __DIR__ . '/../../modules/gateways/cryptocheckout/autoload.php';
+    if (!is_file($autoload)) {
+        return;
+    }
+    require_once $autoload;
+    \CryptoCheckout\Whmcs\CronPoller::run();
+});

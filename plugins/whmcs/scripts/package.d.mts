@@ -1,0 +1,8 @@
+export declare const VENDOR_NAMESPACE: string;
+export declare const VENDOR_DIR: string;
+export declare const ASSETS_PATH: string;
+/** Builds the installable zip; returns its path, the files in it and its size in bytes. */
+export declare function buildPackage(options?: {
+  outDir?: string;
+  log?: (line: string) => void;
+}): Promise<{ zipPath: string; files: string[]; bytes: number }>;

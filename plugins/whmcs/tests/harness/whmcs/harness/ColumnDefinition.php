@@ -1,0 +1,81 @@
+<?php
+// Test harness (WHMCS 8.13): Illuminate\Database\Schema\ColumnDefinition subset.
+
+namespace WHMCS\Database;
+
+final class ColumnDefinition
+{
+    /** @var string */
+    private $name;
+    /** @var string */
+    private $type;
+    /** @var bool */
+    private $nullable = false;
+    /** @var bool */
+    private $hasDefault = false;
+    /** @var mixed */
+    private $default;
+    /** @var bool */
+    private $unique = false;
+    /** @var bool */
+    private $indexed = false;
+
+    public function __construct(string $name, string $type)
+    {
+        $this->name = $name;
+        $this->type = $type;
+    }
+
+    public function nullable(bool $value = true): self
+    {
+        $this->nullable = $value;
+        return $this;
+    }
+
+    /** @param mixed $value */
+    public function default($value): self
+    {
+        $this->hasDefault = true;
+        $this->default = $value;
+        return $this;
+    }
+
+    public function unique(): self
+    {
+        $this->unique = true;
+        return $this;
+    }
+
+    public function index(): self
+    {
+        $this->indexed = true;
+        return $this;
+    }
+
+    public function getName(): string
+    {
+        return $this->name;
+    }
+
+    public function isUnique(): bool
+    {
+        return $this->unique;
+    }
+
+    public function isIndexed(): bool
+    {
+        return $this->indexed;
+    }
+
+    public function toSql(): string
+    {
+        $sql = '"' . $this->name . '" ' . $this->type;
+        if (strpos($this->type, 'PRIMARY KEY') === false) {
+            $sql .= $this->nullable ? ' NULL' : ' NOT NULL';
+        }
+        if ($this->hasDefault) {
+            $sql .= ' DEFAULT ' . (is_int($this->default) ? (string) $this->default : "'" . str_replace("'", "''", (string) $this->default) . "'");
+        }
+        return $sql;
+    }
+}

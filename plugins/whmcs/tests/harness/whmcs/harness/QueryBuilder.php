@@ -1,0 +1,183 @@
+<?php
+// Test harness (WHMCS 8.13): Illuminate\Database\Query\Builder subset.
+
+namespace WHMCS\Database;
+
+final class QueryBuilder
+{
+    private const OPERATORS = ['=', '<', '>', '<=', '>=', '<>', '!=', 'like'];
+
+    /** @var Connection */
+    private $connection;
+    /** @var string */
+    private $table;
+    /** @var array<int, string> */
+    private $wheres = [];
+    /** @var array<int, mixed> */
+    private $bindings = [];
+    /** @var array<int, string> */
+    private $orders = [];
+    /** @var int|null */
+    private $limit;
+
+    public function __construct(Connection $connection, string $table)
+    {
+        $this->connection = $connection;
+        $this->table = self::identifier($table);
+    }
+
+    /**
+     * where('col', value), where('col', '<', value) or where(['col' => value, ...]).
+     *
+     * @param string|array<string, mixed> $column
+     * @param mixed $operator
+     * @param mixed $value
+     */
+    public function where($column, $operator = null, $value = null): self
+    {
+        if (is_array($column)) {
+            foreach ($column as $name => $expected) {
+                $this->where($name, '=', $expected);
+            }
+            return $this;
+        }
+        if (func_num_args() === 2) {
+            $value = $operator;
+            $operator = '=';
+        }
+        if (!in_array(strtolower((string) $operator), self::OPERATORS, true)) {
+            throw new \InvalidArgumentException('Unsupported operator ' . $operator);
+        }
+        if ($value === null) {
+            $this->wheres[] = self::identifier($column) . ($operator === '=' ? ' IS NULL' : ' IS NOT NULL');
+            return $this;
+        }
+        $this->wheres[] = self::identifier($column) . ' ' . $operator . ' ?';
+        $this->bindings[] = $value;
+        return $this;
+    }
+
+    /** @param array<int, mixed> $values */
+    public function whereIn(string $column, array $values): self
+    {
+        if ($values === []) {
+            $this->wheres[] = '0 = 1';
+            return $this;
+        }
+        $this->wheres[] = self::identifier($column) . ' IN (' . implode(', ', array_fill(0, count($values), '?')) . ')';
+        foreach ($values as $value) {
+            $this->bindings[] = $value;
+        }
+        return $this;
+    }
+
+    public function orderBy(string $column, string $direction = 'asc'): self
+    {
+        $this->orders[] = self::identifier($column) . (strtolower($direction) === 'desc' ? ' DESC' : ' ASC');
+        return $this;
+    }
+
+    public function limit(int $limit): self
+    {
+        $this->limit = $limit;
+        return $this;
+    }
+
+    public function take(int $limit): self
+    {
+        return $this->limit($limit);
+    }
+
+    /** No-op on SQLite, whose write transactions already serialise (Connection::beginTransaction). */
+    public function lockForUpdate(): self
+    {
+        return $this;
+    }
+
+    public function get(): Collection
+    {
+        $sql = 'SELECT * FROM ' . $this->table . $this->whereSql() . $this->orderSql()
+            . ($this->limit !== null ? ' LIMIT ' . (int) $this->limit : '');
+        return new Collection($this->connection->statement($sql, $this->bindings)->fetchAll(\PDO::FETCH_OBJ));
+    }
+
+    /** @return object|null */
+    public function first()
+    {
+        $copy = clone $this;
+        $copy->limit = 1;
+        return $copy->get()->first();
+    }
+
+    /** @return mixed */
+    public function value(string $column)
+    {
+        $row = $this->first();
+        return $row === null ? null : ($row->{$column} ?? null);
+    }
+
+    public function exists(): bool
+    {
+        return $this->first() !== null;
+    }
+
+    public function count(): int
+    {
+        $sql = 'SELECT COUNT(*) AS aggregate FROM ' . $this->table . $this->whereSql();
+        return (int) $this->connection->statement($sql, $this->bindings)->fetch(\PDO::FETCH_OBJ)->aggregate;
+    }
+
+    /** @param array<string, mixed> $values */
+    public function insert(array $values): bool
+    {
+        $this->insertGetId($values);
+        return true;
+    }
+
+    /** @param array<string, mixed> $values */
+    public function insertGetId(array $values): int
+    {
+        $columns = array_map([self::class, 'identifier'], array_keys($values));
+        $sql = 'INSERT INTO ' . $this->table . ' (' . implode(', ', $columns) . ') VALUES ('
+            . implode(', ', array_fill(0, count($values), '?')) . ')';
+        $this->connection->statement($sql, array_values($values));
+        return (int) $this->connection->getPdo()->lastInsertId();
+    }
+
+    /**
+     * @param array<string, mixed> $values
+     * @return int the number of rows changed
+     */
+    public function update(array $values): int
+    {
+        $sets = [];
+        foreach (array_keys($values) as $column) {
+            $sets[] = self::identifier($column) . ' = ?';
+        }
+        $sql = 'UPDATE ' . $this->table . ' SET ' . implode(', ', $sets) . $this->whereSql();
+        return $this->connection->statement($sql, array_merge(array_values($values), $this->bindings))->rowCount();
+    }
+
+    public function delete(): int
+    {
+        return $this->connection->statement('DELETE FROM ' . $this->table . $this->whereSql(), $this->bindings)->rowCount();
+    }
+
+    private function whereSql(): string
+    {
+        return $this->wheres === [] ? '' : ' WHERE ' . implode(' AND ', $this->wheres);
+    }
+
+    private function orderSql(): string
+    {
+        return $this->orders === [] ? '' : ' ORDER BY ' . implode(', ', $this->orders);
+    }
+
+    private static function identifier(string $name): string
+    {
+        if (preg_match('/\A[A-Za-z_][A-Za-z0-9_]*\z/', $name) !== 1) {
+            throw new \InvalidArgumentException('Invalid identifier ' . $name);
+        }
+        return '"' . $name . '"';
+    }
+}

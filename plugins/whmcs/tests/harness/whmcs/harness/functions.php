@@ -1,0 +1,160 @@
+<?php
+// Test harness (WHMCS 8.13): global functions WHMCS provides to modules and hooks, plus the
+// harness's own request and schema set-up (harness_* functions).
+
+use WHMCS\Database\Capsule;
+
+/** @var array<string, array<int, array{0: int, 1: callable}>> */
+$GLOBALS['harness_hooks'] = [];
+
+function add_hook($hookPoint, $priority, $function)
+{
+    $GLOBALS['harness_hooks'][$hookPoint][] = [(int) $priority, $function];
+}
+
+/** @return array<int, mixed> the hook functions' return values */
+function run_hook($hookPoint, $vars = [])
+{
+    $hooks = $GLOBALS['harness_hooks'][$hookPoint] ?? [];
+    usort($hooks, static function (array $a, array $b): int {
+        return $a[0] <=> $b[0];
+    });
+    $results = [];
+    foreach ($hooks as [$priority, $function]) {
+        $results[] = $function($vars);
+    }
+    return $results;
+}
+
+function logActivity($description, $userId = 0)
+{
+    Capsule::table('tblactivitylog')->insert([
+        'date' => date('Y-m-d H:i:s'),
+        'description' => (string) $description,
+        'user' => 'System',
+        'userid' => (int) $userId,
+    ]);
+}
+
+/** WHMCS's internal API, in the shapes of the API reference (values as strings, as WHMCS returns them). */
+function localAPI($command, $values = [], $adminUser = '')
+{
+    switch (strtolower((string) $command)) {
+        case 'getinvoice':
+            $invoice = Capsule::table('tblinvoices')->where('id', (int) ($values['invoiceid'] ?? 0))->first();
+            if ($invoice === null) {
+                return ['result' => 'error', 'message' => 'Invoice ID Not Found'];
+            }
+            $paid = harness_amount_paid((int) $invoice->id);
+            return [
+                'result' => 'success',
+                'invoiceid' => (string) $invoice->id,
+                'invoicenum' => '',
+                'userid' => (string) $invoice->userid,
+                'date' => $invoice->date,
+                'duedate' => $invoice->duedate,
+                'datepaid' => $invoice->datepaid,
+                'subtotal' => $invoice->total,
+                'credit' => '0.00',
+                'tax' => '0.00',
+                'tax2' => '0.00',
+                'total' => $invoice->total,
+                'balance' => number_format(max(0, (float) $invoice->total - $paid), 2, '.', ''),
+                'status' => $invoice->status,
+                'paymentmethod' => $invoice->paymentmethod,
+                'notes' => $invoice->notes,
+                'ccgateway' => false,
+                'items' => ['item' => []],
+                'transactions' => ['transaction' => []],
+            ];
+        case 'getclientsdetails':
+            $client = Capsule::table('tblclients')->where('id', (int) ($values['clientid'] ?? 0))->first();
+            if ($client === null) {
+                return ['result' => 'error', 'message' => 'Client Not Found'];
+            }
+            $currency = Capsule::table('tblcurrencies')->where('id', (int) $client->currency)->first();
+            $details = [
+                'userid' => (string) $client->id,
+                'id' => (string) $client->id,
+                'firstname' => $client->firstname,
+                'lastname' => $client->lastname,
+                'fullname' => $client->firstname . ' ' . $client->lastname,
+                'companyname' => '',
+                'email' => $client->email,
+                'address1' => '', 'address2' => '', 'city' => '', 'state' => '', 'postcode' => '',
+                'country' => 'DE',
+                'phonenumber' => '',
+                'currency' => (string) $client->currency,
+                'currency_code' => $currency->code,
+            ];
+            return ['result' => 'success', 'client' => $details] + $details;
+        case 'addclientnote':
+            Capsule::table('tblnotes')->insert([
+                'userid' => (int) ($values['userid'] ?? 0),
+                'adminid' => 0,
+                'created' => date('Y-m-d H:i:s'),
+                'modified' => date('Y-m-d H:i:s'),
+                'note' => (string) ($values['notes'] ?? ''),
+                'sticky' => empty($values['sticky']) ? 0 : 1,
+            ]);
+            return ['result' => 'success', 'noteid' => (string) Capsule::connection()->getPdo()->lastInsertId()];
+        default:
+            return ['result' => 'error', 'message' => 'Command Not Found'];
+    }
+}
+
+/** convertCurrency($amount, $fromCurrencyId, $toCurrencyId): through the base currency's rates, 2 decimals. */
+function convertCurrency($amount, $from, $to)
+{
+    $fromRate = (float) Capsule::table('tblcurrencies')->where('id', (int) $from)->value('rate');
+    $toRate = (float) Capsule::table('tblcurrencies')->where('id', (int) $to)->value('rate');
+    return round((float) $amount / $fromRate * $toRate, 2);
+}
+
+function harness_amount_paid(int $invoiceId): float
+{
+    $paid = 0.0;
+    foreach (Capsule::table('tblaccounts')->where('invoiceid', $invoiceId)->get() as $row) {
+        $paid += (float) $row->amountin - (float) $row->amountout;
+    }
+    return $paid;
+}
+
+/** Fills $_GET/$_POST/$_SERVER from the request the Node side describes, and reports the answer. */
+function harness_boot_request(): void
+{
+    $method = getenv('REQUEST_METHOD') ?: 'GET';
+    $_SERVER['REQUEST_METHOD'] = $method;
+    $_SERVER['HTTP_ACCEPT'] = getenv('HTTP_ACCEPT') ?: '*/*';
+    $_SERVER['CONTENT_TYPE'] = getenv('CONTENT_TYPE') ?: '';
+    $_SERVER['REMOTE_ADDR'] = '127.0.0.1';
+    parse_str((string) getenv('QUERY_STRING'), $_GET);
+    if ($method === 'POST' && stripos($_SERVER['CONTENT_TYPE'], 'application/x-www-form-urlencoded') === 0 && $_POST === []) {
+        parse_str((string) file_get_contents('php://input'), $_POST);
+    }
+    $_REQUEST = array_merge($_GET, $_POST);
+    register_shutdown_function(static function (): void {
+        file_put_contents('php://stderr', "\n__HARNESS_RESPONSE__" . json_encode([
+            'status' => http_response_code() ?: 200,
+            'headers' => headers_list(),
+        ]) . "\n");
+    });
+}
+
+function harness_install_schema(): void
+{
+    $schema = Capsule::schema();
+    if ($schema->hasTable('tblinvoices')) {
+        return;
+    }
+    $pdo = Capsule::connection()->getPdo();
+    $pdo->exec('CREATE TABLE tblconfiguration (setting VARCHAR(64) PRIMARY KEY, value TEXT NOT NULL)');
+    $pdo->exec('CREATE TABLE tblcurrencies (id INTEGER PRIMARY KEY AUTOINCREMENT, code VARCHAR(3) NOT NULL, prefix TEXT, suffix TEXT, format INTEGER DEFAULT 1, rate TEXT NOT NULL, "default" INTEGER DEFAULT 0)');
+    $pdo->exec('CREATE TABLE tblclients (id INTEGER PRIMARY KEY AUTOINCREMENT, firstname TEXT, lastname TEXT, email TEXT, currency INTEGER NOT NULL)');
+    $pdo->exec('CREATE TABLE tblinvoices (id INTEGER PRIMARY KEY AUTOINCREMENT, userid INTEGER NOT NULL, date TEXT, duedate TEXT, datepaid TEXT, total TEXT NOT NULL, status VARCHAR(20) NOT NULL, paymentmethod TEXT, notes TEXT)');
+    $pdo->exec('CREATE TABLE tblaccounts (id INTEGER PRIMARY KEY AUTOINCREMENT, userid INTEGER, currency INTEGER, gateway TEXT, date TEXT, description TEXT, amountin TEXT, fees TEXT, amountout TEXT, rate TEXT, transid TEXT, invoiceid INTEGER)');
+    $pdo->exec('CREATE TABLE tblgatewaylog (id INTEGER PRIMARY KEY AUTOINCREMENT, date TEXT, gateway TEXT, data TEXT, result TEXT)');
+    $pdo->exec('CREATE TABLE tblactivitylog (id INTEGER PRIMARY KEY AUTOINCREMENT, date TEXT, description TEXT, user TEXT, userid INTEGER)');
+    $pdo->exec('CREATE TABLE tblnotes (id INTEGER PRIMARY KEY AUTOINCREMENT, userid INTEGER, adminid INTEGER, created TEXT, modified TEXT, note TEXT, sticky INTEGER)');
+    $pdo->exec('CREATE TABLE tblpaymentgateways (id INTEGER PRIMARY KEY AUTOINCREMENT, gateway TEXT NOT NULL, setting TEXT NOT NULL, value TEXT NOT NULL, "order" INTEGER DEFAULT 0)');
+}

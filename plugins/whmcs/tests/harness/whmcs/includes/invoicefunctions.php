@@ -1,0 +1,38 @@
+<?php
+// Test harness (WHMCS 8.13): includes/invoicefunctions.php, addInvoicePayment as the callback
+// documentation describes it: records the transaction, marks the invoice Paid once its balance
+// reaches zero, and runs the AddInvoicePayment and InvoicePaid hooks.
+
+use WHMCS\Database\Capsule;
+
+function addInvoicePayment($invoiceId, $transactionId, $amount = '', $fees = 0, $gatewayModule = '', $noEmail = false, $date = null)
+{
+    $invoice = Capsule::table('tblinvoices')->where('id', (int) $invoiceId)->first();
+    if ($invoice === null) {
+        return false;
+    }
+    $balance = max(0, (float) $invoice->total - harness_amount_paid((int) $invoice->id));
+    $paying = ($amount === '' || $amount === null) ? $balance : (float) $amount;
+    Capsule::table('tblaccounts')->insert([
+        'userid' => (int) $invoice->userid,
+        'currency' => 0,
+        'gateway' => (string) $gatewayModule,
+        'date' => $date ?? date('Y-m-d H:i:s'),
+        'description' => 'Invoice Payment',
+        'amountin' => number_format($paying, 2, '.', ''),
+        'fees' => number_format((float) $fees, 2, '.', ''),
+        'amountout' => '0.00',
+        'rate' => '1',
+        'transid' => (string) $transactionId,
+        'invoiceid' => (int) $invoice->id,
+    ]);
+    run_hook('AddInvoicePayment', ['invoiceid' => (int) $invoice->id]);
+    if ($invoice->status === 'Unpaid' && round((float) $invoice->total - harness_amount_paid((int) $invoice->id), 2) <= 0) {
+        Capsule::table('tblinvoices')->where('id', (int) $invoice->id)->update([
+            'status' => 'Paid',
+            'datepaid' => date('Y-m-d H:i:s'),
+        ]);
+        run_hook('InvoicePaid', ['invoiceid' => (int) $invoice->id]);
+    }
+    return true;
+}
