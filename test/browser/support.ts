@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '@cryptocheckout/server';
 import * as esbuild from 'esbuild';
@@ -17,7 +17,11 @@ import { afterAll, beforeAll } from 'vitest';
 import { buildPayAssets } from '../../apps/pay/scripts/build-assets.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const SCREENSHOT_DIR = join(ROOT, 'docs/screenshots');
+/**
+ * Where screenshots of the main states go: `test-results/screenshots` (ignored by git), or the
+ * folder in `SCREENSHOT_DIR`; `SCREENSHOT_DIR=docs/screenshots` refreshes the README's pictures.
+ */
+export const SCREENSHOT_DIR = resolve(ROOT, process.env.SCREENSHOT_DIR ?? 'test-results/screenshots');
 
 /** A valid EIP-55 address (from the EIP's own examples) as the merchant's payout wallet. */
 export const MERCHANT_WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
