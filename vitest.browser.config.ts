@@ -10,6 +10,7 @@ export default defineConfig({
     exclude: ['**/node_modules/**', '**/dist/**'],
     // One browser at a time: the machines are small and the tests share screenshots.
     fileParallelism: false,
+    reporters: ['default', ['json', { outputFile: 'test-results/vitest-browser.json' }]],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -15,6 +15,8 @@ export default defineConfig({
       'test/**/*.test.ts',
     ],
     exclude: ['**/node_modules/**', '**/dist/**', 'test/browser/**'],
+    // The JSON report feeds the one-line summary CI prints (scripts/print-test-summary.mjs).
+    reporters: ['default', ['json', { outputFile: 'test-results/vitest-unit.json' }]],
     testTimeout: 20_000,
     hookTimeout: 60_000,
   },
