@@ -66,6 +66,7 @@ export type MoneyErrorCode =
 export class MoneyError extends CryptoCheckoutError {
   declare readonly code: MoneyErrorCode;
 
+  // biome-ignore lint/complexity/noUselessConstructor: narrows `code` to the money error codes.
   constructor(code: MoneyErrorCode, message: string) {
     super(code, message);
   }
