@@ -1,4 +1,3 @@
-import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createCheckout, openPage, PHONE, screenshot, useBrowserWorld } from './support.js';
 

@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createCheckout, openPage, PHONE, screenshot, useBrowserWorld } from './support.js';
 
