@@ -1,0 +1,269 @@
+<?php
+/** Harness (WooCommerce 10.0): the wc_* functions the plugin and the harness use, with WooCommerce's signatures. */
+
+defined('ABSPATH') || exit;
+
+function WC()
+{
+    return WooCommerce::instance();
+}
+
+function wc_get_order($the_order = false)
+{
+    $id = $the_order instanceof WC_Order ? $the_order->get_id() : (int) $the_order;
+    if ($id <= 0) {
+        return false;
+    }
+    try {
+        return new WC_Order($id);
+    } catch (Exception $e) {
+        return false;
+    }
+}
+
+function wc_get_orders($args)
+{
+    return (new WC_Order_Data_Store())->query((array) $args);
+}
+
+function wc_create_order($args = [])
+{
+    $order = new WC_Order();
+    $order->set_currency($args['currency'] ?? get_woocommerce_currency());
+    $order->save();
+    return $order;
+}
+
+function wc_get_order_statuses()
+{
+    return apply_filters('wc_order_statuses', [
+        'wc-pending' => 'Pending payment',
+        'wc-processing' => 'Processing',
+        'wc-on-hold' => 'On hold',
+        'wc-completed' => 'Completed',
+        'wc-cancelled' => 'Cancelled',
+        'wc-refunded' => 'Refunded',
+        'wc-failed' => 'Failed',
+        'wc-checkout-draft' => 'Draft',
+    ]);
+}
+
+function wc_get_order_status_name($status)
+{
+    $statuses = wc_get_order_statuses();
+    $status = 'wc-' === substr($status, 0, 3) ? substr($status, 3) : $status;
+    return $statuses['wc-' . $status] ?? $status;
+}
+
+function wc_get_is_paid_statuses()
+{
+    return apply_filters('woocommerce_order_is_paid_statuses', ['processing', 'completed']);
+}
+
+function wc_generate_order_key($key = '')
+{
+    if ('' === $key) {
+        $key = wp_generate_password(13, false);
+    }
+    return 'wc_' . apply_filters('woocommerce_generate_order_key', 'order_' . $key);
+}
+
+function get_woocommerce_currency()
+{
+    return apply_filters('woocommerce_currency', get_option('woocommerce_currency', 'USD'));
+}
+
+function wc_get_price_decimals()
+{
+    return absint(apply_filters('wc_get_price_decimals', get_option('woocommerce_price_num_decimals', 2)));
+}
+
+function wc_format_decimal($number, $dp = false, $trim_zeros = false)
+{
+    $number = (string) $number;
+    if (!is_numeric($number)) {
+        $number = '0';
+    }
+    if ($dp !== false) {
+        $number = number_format((float) $number, (int) $dp, '.', '');
+    }
+    return $number;
+}
+
+function wc_clean($var)
+{
+    if (is_array($var)) {
+        return array_map('wc_clean', $var);
+    }
+    return is_scalar($var) ? sanitize_text_field((string) $var) : $var;
+}
+
+function wc_get_logger()
+{
+    static $logger = null;
+    if ($logger === null) {
+        $class = apply_filters('woocommerce_logging_class', 'WC_Logger');
+        $logger = is_object($class) ? $class : new $class();
+    }
+    return $logger;
+}
+
+function wc_doing_it_wrong($function, $message, $version)
+{
+    _doing_it_wrong($function, $message, $version); // phpcs:ignore
+}
+
+function wc_add_notice($message, $notice_type = 'success', $data = [])
+{
+    if (!did_action('woocommerce_init')) {
+        wc_doing_it_wrong(__FUNCTION__, 'This function should not be called before woocommerce_init.', '2.3');
+        return;
+    }
+    $message = apply_filters('woocommerce_add_' . $notice_type, $message);
+    if (!empty($message)) {
+        $GLOBALS['wc_harness_notices'][$notice_type][] = ['notice' => $message, 'data' => $data];
+    }
+}
+
+function wc_get_notices($notice_type = '')
+{
+    $all = $GLOBALS['wc_harness_notices'] ?? [];
+    if ($notice_type === '') {
+        return $all;
+    }
+    return $all[$notice_type] ?? [];
+}
+
+function wc_clear_notices()
+{
+    $GLOBALS['wc_harness_notices'] = [];
+}
+
+function wc_get_page_permalink($page)
+{
+    return home_url('/' . $page . '/');
+}
+
+function wc_get_checkout_url()
+{
+    return apply_filters('woocommerce_get_checkout_url', wc_get_page_permalink('checkout'));
+}
+
+function wc_get_cart_url()
+{
+    return apply_filters('woocommerce_get_cart_url', wc_get_page_permalink('cart'));
+}
+
+function wc_get_endpoint_url($endpoint, $value = '', $permalink = '')
+{
+    if (!$permalink) {
+        $permalink = get_permalink();
+    }
+    // Plain permalinks, as the test site uses: endpoints are query arguments.
+    $url = add_query_arg($endpoint, $value, $permalink);
+    return apply_filters('woocommerce_get_endpoint_url', $url, $endpoint, $value, $permalink);
+}
+
+function wc_get_product($the_product = false)
+{
+    $id = (int) $the_product;
+    return $id > 0 && get_post_type($id) === 'product' ? new WC_Product($id) : false;
+}
+
+function wc_update_product_stock($product, $stock_quantity = null, $operation = 'set', $updating = false)
+{
+    $product = $product instanceof WC_Product ? $product : wc_get_product($product);
+    if (!$product || !$product->managing_stock()) {
+        return false;
+    }
+    $current = (int) $product->get_stock_quantity();
+    if ($operation === 'increase') {
+        $new = $current + (int) $stock_quantity;
+    } elseif ($operation === 'decrease') {
+        $new = $current - (int) $stock_quantity;
+    } else {
+        $new = (int) $stock_quantity;
+    }
+    update_post_meta($product->get_id(), '_stock', (string) $new);
+    return $new;
+}
+
+function wc_reduce_stock_levels($order_id)
+{
+    $order = $order_id instanceof WC_Order ? $order_id : wc_get_order($order_id);
+    if (!$order || !apply_filters('woocommerce_can_reduce_order_stock', true, $order)) {
+        return;
+    }
+    $changes = [];
+    foreach ($order->get_harness_items() as $item) {
+        $product = wc_get_product($item['product_id']);
+        if (!$product || !$product->managing_stock()) {
+            continue;
+        }
+        $old = (int) $product->get_stock_quantity();
+        $new = wc_update_product_stock($product, $item['qty'], 'decrease');
+        $changes[] = sprintf('%s %d&rarr;%d', $product->get_name(), $old, $new);
+    }
+    if ($changes !== []) {
+        $order->add_order_note(__('Stock levels reduced:', 'woocommerce') . ' ' . implode(', ', $changes));
+    }
+    do_action('woocommerce_reduce_order_stock', $order);
+}
+
+function wc_increase_stock_levels($order_id)
+{
+    $order = $order_id instanceof WC_Order ? $order_id : wc_get_order($order_id);
+    if (!$order || !apply_filters('woocommerce_can_restore_order_stock', true, $order)) {
+        return;
+    }
+    $changes = [];
+    foreach ($order->get_harness_items() as $item) {
+        $product = wc_get_product($item['product_id']);
+        if (!$product || !$product->managing_stock()) {
+            continue;
+        }
+        $old = (int) $product->get_stock_quantity();
+        $new = wc_update_product_stock($product, $item['qty'], 'increase');
+        $changes[] = sprintf('%s %d&rarr;%d', $product->get_name(), $old, $new);
+    }
+    if ($changes !== []) {
+        $order->add_order_note(__('Stock levels increased:', 'woocommerce') . ' ' . implode(', ', $changes));
+    }
+    do_action('woocommerce_restore_order_stock', $order);
+}
+
+function wc_maybe_reduce_stock_levels($order_id)
+{
+    $order = wc_get_order($order_id);
+    if (!$order) {
+        return;
+    }
+    $stock_reduced = $order->get_data_store()->get_stock_reduced($order_id);
+    $trigger_reduce = apply_filters('woocommerce_payment_complete_reduce_order_stock', !$stock_reduced, $order_id);
+    if (!$trigger_reduce) {
+        return;
+    }
+    wc_reduce_stock_levels($order);
+    $order->get_data_store()->set_stock_reduced($order_id, true);
+}
+
+function wc_maybe_increase_stock_levels($order_id)
+{
+    $order = wc_get_order($order_id);
+    if (!$order) {
+        return;
+    }
+    $stock_reduced = $order->get_data_store()->get_stock_reduced($order_id);
+    if (!(bool) $stock_reduced) {
+        return;
+    }
+    wc_increase_stock_levels($order);
+    $order->get_data_store()->set_stock_reduced($order_id, false);
+}
+
+add_action('woocommerce_payment_complete', 'wc_maybe_reduce_stock_levels');
+add_action('woocommerce_order_status_completed', 'wc_maybe_reduce_stock_levels');
+add_action('woocommerce_order_status_processing', 'wc_maybe_reduce_stock_levels');
+add_action('woocommerce_order_status_on-hold', 'wc_maybe_reduce_stock_levels');
+add_action('woocommerce_order_status_cancelled', 'wc_maybe_increase_stock_levels');
+add_action('woocommerce_order_status_pending', 'wc_maybe_increase_stock_levels');

@@ -1,0 +1,92 @@
+<?php
+/**
+ * Harness helpers the tests call to play WooCommerce's own parts: the checkout placing an order,
+ * the order-received page, the block checkout's data, and a product with stock.
+ */
+
+defined('ABSPATH') || exit;
+
+/** A simple product managing its stock. */
+function wc_harness_create_product(string $name, string $price, int $stock): int
+{
+    $id = wp_insert_post(['post_type' => 'product', 'post_status' => 'publish', 'post_title' => $name]);
+    update_post_meta($id, '_price', $price);
+    update_post_meta($id, '_manage_stock', 'yes');
+    update_post_meta($id, '_stock', (string) $stock);
+    return (int) $id;
+}
+
+/**
+ * WC_Checkout::process_checkout() for a cart of [product_id => qty] and a total: creates the
+ * pending order with the chosen gateway and calls process_payment, as process_order_payment does.
+ *
+ * @return array{order_id: int, result: array, notices: array}
+ */
+function wc_harness_checkout(array $cart, string $total, string $currency, string $payment_method): array
+{
+    wc_clear_notices();
+    $gateways = WC()->payment_gateways()->get_available_payment_gateways();
+    $order = new WC_Order();
+    $order->set_currency($currency);
+    $order->set_total($total);
+    foreach ($cart as $product_id => $qty) {
+        $order->add_harness_item((int) $product_id, (int) $qty);
+    }
+    if (!isset($gateways[$payment_method])) {
+        return ['order_id' => 0, 'result' => ['result' => 'failure'], 'notices' => ['error' => [['notice' => 'Invalid payment method.', 'data' => []]]]];
+    }
+    $order->set_payment_method($gateways[$payment_method]);
+    $order_id = $order->save();
+    do_action('woocommerce_checkout_order_processed', $order_id, [], $order);
+    return ['order_id' => $order_id] + wc_harness_pay_order($order_id, $payment_method);
+}
+
+/** A retried "Place order" / the order-pay page: process_payment again for an existing order. */
+function wc_harness_pay_order(int $order_id, string $payment_method): array
+{
+    wc_clear_notices();
+    $gateways = WC()->payment_gateways()->payment_gateways();
+    $result = $gateways[$payment_method]->process_payment($order_id);
+    if (isset($result['result']) && 'success' === $result['result']) {
+        $result['order_id'] = $order_id;
+        $result = apply_filters('woocommerce_payment_successful_result', $result, $order_id);
+    }
+    return ['result' => $result, 'notices' => wc_get_notices()];
+}
+
+/** The order-received page's hooks (woocommerce/templates/checkout/thankyou.php); returns the printed HTML. */
+function wc_harness_render_order_received(int $order_id): string
+{
+    $order = wc_get_order($order_id);
+    ob_start();
+    do_action('woocommerce_thankyou_' . $order->get_payment_method(), $order->get_id());
+    do_action('woocommerce_thankyou', $order->get_id());
+    return (string) ob_get_clean();
+}
+
+/** What the block checkout page hands to its scripts: wcSettings payment data and script dependencies. */
+function wc_harness_blocks_checkout_data(): array
+{
+    $registry = $GLOBALS['wc_harness_payment_method_registry'];
+    $handles = $registry->get_all_active_payment_method_script_dependencies();
+    $scripts = [];
+    foreach ($handles as $handle) {
+        $registered = wp_scripts()->registered[$handle] ?? null;
+        $scripts[$handle] = $registered ? ['src' => $registered->src, 'deps' => $registered->deps] : null;
+    }
+    return [
+        'registered' => array_keys($registry->get_all_registered()),
+        'active' => array_keys($registry->get_all_active_registered()),
+        'settings' => $registry->get_all_registered_script_data(),
+        'scripts' => $scripts,
+    ];
+}
+
+/** Order notes, oldest first (wc_get_order_notes). */
+function wc_harness_order_notes(int $order_id): array
+{
+    $comments = get_comments(['post_id' => $order_id, 'type' => 'order_note', 'orderby' => 'comment_ID', 'order' => 'ASC', 'status' => 'approve']);
+    return array_map(static function ($comment) {
+        return $comment->comment_content;
+    }, $comments);
+}

@@ -1,0 +1,123 @@
+/**
+ * Boots real WordPress 6.5 offline (@wp-playground/cli, WordPress from
+ * @wp-playground/wordpress-builds, SQLite) with the WooCommerce harness installed as the
+ * "woocommerce" plugin and this plugin mounted from the working tree. Boot once per test file.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as playgroundCli from '@wp-playground/cli';
+import { unzipSync } from 'fflate';
+import { buildScripts, copyClient } from '../../scripts/build.mjs';
+
+export const PLUGIN_DIR = fileURLToPath(new URL('../..', import.meta.url));
+export const HARNESS_DIR = fileURLToPath(new URL('../harness/woocommerce', import.meta.url));
+export const PLUGIN_FILE = 'cryptocheckout-for-woocommerce/cryptocheckout-for-woocommerce.php';
+
+const require = createRequire(import.meta.url);
+
+// The CLI's type declarations re-export extensionless paths that NodeNext resolution cannot
+// follow, so the part used here is typed locally.
+interface PlaygroundServer {
+  serverUrl: string;
+  playground: { run(request: { code: string }): Promise<{ text: string; errors: string; exitCode: number }> };
+  [Symbol.asyncDispose](): Promise<void>;
+}
+const { runCLI } = playgroundCli as unknown as {
+  runCLI(args: Record<string, unknown>): Promise<PlaygroundServer>;
+};
+
+export interface WordPressSite {
+  /** The site's origin, e.g. http://127.0.0.1:41234. */
+  url: string;
+  /** wp-content on the host: logs, mu-plugins. */
+  contentDir: string;
+  /** Runs PHP after loading WordPress; the code must `echo json_encode(...)` one document. */
+  json<T = unknown>(code: string): Promise<T>;
+  /** Runs PHP after loading WordPress; returns what it printed. */
+  run(code: string): Promise<{ text: string; errors: string; exitCode: number }>;
+  /** Reads the plugin's WooCommerce log. */
+  log(): string;
+  dispose(): Promise<void>;
+}
+
+/** Makes sure the PHP client copy and the built scripts the plugin loads exist. */
+export async function preparePlugin(): Promise<void> {
+  await copyClient({ clean: false });
+  if (!existsSync(join(PLUGIN_DIR, 'build', 'blocks.asset.php'))) buildScripts();
+}
+
+export async function bootWordPress(
+  options: { php?: '7.4' | '8.3'; workers?: number } = {},
+): Promise<WordPressSite> {
+  await preparePlugin();
+  const root = mkdtempSync(join(tmpdir(), 'cryptocheckout-wp-'));
+  const wordpressDir = join(root, 'wordpress');
+  const builds = dirname(require.resolve('@wp-playground/wordpress-builds/package.json'));
+  const files = unzipSync(readFileSync(join(builds, 'src', 'wordpress', 'wp-6.5.zip')));
+  for (const [name, data] of Object.entries(files)) {
+    if (name.endsWith('/')) continue;
+    const target = join(wordpressDir, name);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, data);
+  }
+  const contentDir = join(wordpressDir, 'wp-content');
+  mkdirSync(join(contentDir, 'mu-plugins'), { recursive: true });
+  mkdirSync(join(contentDir, 'plugins', 'woocommerce'), { recursive: true });
+  mkdirSync(join(contentDir, 'plugins', 'cryptocheckout-for-woocommerce'), { recursive: true });
+
+  const server = await runCLI({
+    command: 'server',
+    php: options.php ?? '8.3',
+    port: 0,
+    verbosity: 'quiet',
+    workers: options.workers ?? 1,
+    wordpressInstallMode: 'install-from-existing-files',
+    'mount-before-install': [{ hostPath: wordpressDir, vfsPath: '/wordpress' }],
+    mount: [
+      { hostPath: HARNESS_DIR, vfsPath: '/wordpress/wp-content/plugins/woocommerce' },
+      { hostPath: PLUGIN_DIR, vfsPath: '/wordpress/wp-content/plugins/cryptocheckout-for-woocommerce' },
+    ],
+    skipBrowser: true,
+    blueprint: { steps: [] },
+  });
+
+  // The CLI server answers the first request of each worker with a redirect to the same URL
+  // (it sets up its session); take those before the tests and the service's webhooks arrive.
+  for (let i = 0; i < (options.workers ?? 1) * 3; i += 1) {
+    await fetch(`${server.serverUrl}/wp-login.php`, { redirect: 'manual' }).then((response) =>
+      response.arrayBuffer(),
+    );
+  }
+
+  const run = async (code: string) => {
+    const response = await server.playground.run({
+      code: `<?php\nrequire '/wordpress/wp-load.php';\n${code}`,
+    });
+    return { text: response.text, errors: response.errors, exitCode: response.exitCode };
+  };
+
+  return {
+    url: server.serverUrl,
+    contentDir,
+    run,
+    async json(code) {
+      const result = await run(code);
+      try {
+        return JSON.parse(result.text) as never;
+      } catch {
+        throw new Error(`PHP printed no JSON (exit ${result.exitCode}):\n${result.text}\n${result.errors}`);
+      }
+    },
+    log() {
+      const file = join(contentDir, 'uploads', 'wc-logs', 'cryptocheckout.log');
+      return existsSync(file) ? readFileSync(file, 'utf8') : '';
+    },
+    async dispose() {
+      await server[Symbol.asyncDispose]();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
