@@ -271,6 +271,29 @@ for (const version of PHP_VERSIONS) {
         expect(html).not.toContain('<form');
       });
 
+      it('prepares one checkout per invoice at a time: a press during another one is refused, not doubled', async () => {
+        const invoiceId = await install();
+        const fields = formFields(await viewInvoice(invoiceId));
+        const held = await whmcs.driver<{ first: string | null; second: string | null }>(`
+          require_once ROOTDIR . '/modules/gateways/cryptocheckout/autoload.php';
+          $store = new CryptoCheckout\\Whmcs\\TransactionStore();
+          echo json_encode(['first' => $store->acquireLock('pay:${invoiceId}', 60), 'second' => $store->acquireLock('pay:${invoiceId}', 60)]);
+        `);
+        expect(held.first).toMatch(/^\d+:[0-9a-f]{12}$/);
+        expect(held.second).toBeNull();
+        const refused = await pressPay(fields, 'application/json');
+        expect(refused.status).toBe(409);
+        expect(JSON.parse(refused.body).error).toMatch(/already being prepared/);
+        expect(await moduleRows()).toEqual([]);
+        // A lock left behind by a request that died expires and is taken over.
+        const takenOver = await whmcs.driver<string | null>(`
+          require_once ROOTDIR . '/modules/gateways/cryptocheckout/autoload.php';
+          WHMCS\\Database\\Capsule::table('mod_cryptocheckout_settings')->where('setting', 'lock:pay:${invoiceId}')->update(['value' => '1:dead']);
+          echo json_encode((new CryptoCheckout\\Whmcs\\TransactionStore())->acquireLock('pay:${invoiceId}', 60));
+        `);
+        expect(takenOver).toMatch(/^\d+:[0-9a-f]{12}$/);
+      });
+
       it('creates the checkout on the first press and reuses it on the next', async () => {
         const invoiceId = await install();
         const fields = formFields(await viewInvoice(invoiceId));

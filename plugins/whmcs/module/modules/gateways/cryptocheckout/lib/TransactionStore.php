@@ -139,6 +139,43 @@ final class TransactionStore
         return (string) $this->setting($name);
     }
 
+    /**
+     * Takes a named lock for at most $ttlSeconds through the settings table's unique key, so two
+     * requests (or two web servers) never do the guarded work at once. Returns the lock's token, or
+     * null when another request holds it. A lock past its expiry is taken over, once.
+     */
+    public function acquireLock(string $name, int $ttlSeconds): ?string
+    {
+        $key = 'lock:' . $name;
+        $now = time();
+        $token = ($now + $ttlSeconds) . ':' . bin2hex(random_bytes(6));
+        if ($this->insertSetting($key, $token)) {
+            return $token;
+        }
+        $current = $this->setting($key);
+        if ($current !== null && (int) strtok($current, ':') < $now) {
+            Capsule::table(self::SETTINGS_TABLE)->where('setting', $key)->where('value', $current)->delete();
+            return $this->insertSetting($key, $token) ? $token : null;
+        }
+        return null;
+    }
+
+    /** Releases a lock taken with {@see acquireLock()}; a lock taken over by another request is left alone. */
+    public function releaseLock(string $name, string $token): void
+    {
+        Capsule::table(self::SETTINGS_TABLE)->where('setting', 'lock:' . $name)->where('value', $token)->delete();
+    }
+
+    private function insertSetting(string $name, string $value): bool
+    {
+        try {
+            Capsule::table(self::SETTINGS_TABLE)->insert(['setting' => $name, 'value' => $value]);
+            return true;
+        } catch (\Exception $taken) {
+            return false;
+        }
+    }
+
     public static function now(): string
     {
         return gmdate('Y-m-d H:i:s');

@@ -75,6 +75,20 @@ final class PayEndpoint
             return $fail(409, 'The invoice has changed since this page was loaded. Reload the invoice and press the button again.');
         }
 
+        // One checkout per invoice, even when the button is pressed twice at once: the second
+        // request waits for the first and then finds its checkout open.
+        $store = $this->gateway->store();
+        $lockName = 'pay:' . $invoiceId;
+        $lock = null;
+        for ($attempt = 0; $attempt < 12 && $lock === null; $attempt++) {
+            $lock = $store->acquireLock($lockName, 30);
+            if ($lock === null) {
+                usleep(250000);
+            }
+        }
+        if ($lock === null) {
+            return $fail(409, 'This invoice is already being prepared for payment. Please wait a moment and press the button again.');
+        }
         try {
             $row = $this->openCheckout($invoiceId, $amount, $currency, $heldPartial);
             if ($heldPartial) {
@@ -93,6 +107,8 @@ final class PayEndpoint
         } catch (CryptoCheckoutException $error) {
             $ledger->log('Checkout failed', ['invoice' => $invoiceId, 'message' => $error->getMessage()]);
             return $fail(502, 'The payment service cannot be reached right now. Please try again in a minute.');
+        } finally {
+            $store->releaseLock($lockName, $lock);
         }
 
         return $wantsJson
