@@ -19,6 +19,7 @@ Options (each also readable from the environment variable shown):
   --webhook-retries <n>     extra webhook attempts (opt-in)   CRYPTOCHECKOUT_WEBHOOK_RETRIES (0)
   --webhook-secret <text>   sign webhooks with HMAC (opt-in)  CRYPTOCHECKOUT_WEBHOOK_SECRET
   --log-level <level>       pino level                        CRYPTOCHECKOUT_LOG_LEVEL (info)
+                            (readable lines on a terminal, JSON otherwise; CRYPTOCHECKOUT_LOG_FORMAT=json forces JSON)
   -h, --help                show this help
   -v, --version             show the version
 `;
@@ -87,6 +88,8 @@ async function main(): Promise<void> {
       signingSecret: pick(values['webhook-secret'], 'CRYPTOCHECKOUT_WEBHOOK_SECRET'),
     },
     logLevel: pick(values['log-level'], 'CRYPTOCHECKOUT_LOG_LEVEL'),
+    // JSON lines for log collectors; readable lines when a person watches the terminal.
+    readableLogs: Boolean(process.stdout.isTTY) && env.CRYPTOCHECKOUT_LOG_FORMAT !== 'json',
   };
   const server = await startServer(options);
   process.stderr.write(

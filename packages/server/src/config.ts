@@ -43,6 +43,8 @@ export interface ServerOptions {
   railProvider?: PaymentRailProvider;
   /** pino log level (default info; `silent` in tests). */
   logLevel?: string;
+  /** One readable line per log entry instead of JSON (the CLI uses it on a terminal). */
+  readableLogs?: boolean;
 }
 
 export interface ResolvedConfig {

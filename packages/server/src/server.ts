@@ -5,6 +5,7 @@ import { type ResolvedConfig, resolveConfig, type ServerOptions } from './config
 import { openDatabase } from './db/database.js';
 import { CheckoutService } from './domain/checkout-service.js';
 import { buildApp } from './http/app.js';
+import { readableLogStream } from './logging.js';
 import { noLiveRailProvider, sandboxRailProvider } from './rails/payment-rail-provider.js';
 import { staticRateProvider } from './rates/static-rates.js';
 import { WebhookOutbox } from './webhooks/outbox.js';
@@ -33,7 +34,8 @@ const VERSION = (
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const config = resolveConfig(options);
   const clock = options.clock ?? (() => new Date());
-  const logger: Logger = pino({ level: config.logLevel, base: { service: 'cryptocheckout-server' } });
+  const logOptions = { level: config.logLevel, base: { service: 'cryptocheckout-server' } };
+  const logger: Logger = options.readableLogs ? pino(logOptions, readableLogStream()) : pino(logOptions);
   const db = await openDatabase(config.storage);
   const outbox = new WebhookOutbox(db, config, clock, logger);
   let publicUrl = config.publicUrl ?? '';
