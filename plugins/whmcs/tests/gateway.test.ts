@@ -135,6 +135,20 @@ for (const version of PHP_VERSIONS) {
       `);
     const runCron = () => whmcs.driver(`harness_run_cron(); echo json_encode(true);`);
 
+    /** An unpaid invoice whose checkout settled on the service while its webhook was lost. */
+    async function invoiceSettledWithoutWebhook(): Promise<{ invoiceId: number; code: string }> {
+      const invoiceId = await install();
+      await loseWebhooks();
+      const { code } = await startCheckout(invoiceId);
+      await sandboxPay(code, 'full');
+      await waitFor(
+        () => serverTransaction(code),
+        (tx) => tx.status === 'settled',
+        'settlement',
+      );
+      return { invoiceId, code };
+    }
+
     function pressPay(fields: FormFields, accept = 'text/html') {
       return whmcs.request({
         method: 'POST',
@@ -405,15 +419,7 @@ for (const version of PHP_VERSIONS) {
       });
 
       it('applies the payment once when two checks race with the same stale view of the checkout', async () => {
-        const invoiceId = await install();
-        await loseWebhooks();
-        const { code } = await startCheckout(invoiceId);
-        await sandboxPay(code, 'full');
-        await waitFor(
-          () => serverTransaction(code),
-          (tx) => tx.status === 'settled',
-          'settlement',
-        );
+        const { invoiceId, code } = await invoiceSettledWithoutWebhook();
         // Both "requests" read the row before either acts, as a webhook and the cron would when
         // they arrive together; only the conditional state change decides who applies it.
         const outcomes = await whmcs.driver<Array<{ action: string; state: string }>>(`
@@ -468,15 +474,7 @@ for (const version of PHP_VERSIONS) {
 
     describe('cron and return visits', () => {
       it('pays the invoice on the cron when the webhook never arrived', async () => {
-        const invoiceId = await install();
-        await loseWebhooks();
-        const { code } = await startCheckout(invoiceId);
-        await sandboxPay(code, 'full');
-        await waitFor(
-          () => serverTransaction(code),
-          (tx) => tx.status === 'settled',
-          'settlement',
-        );
+        const { invoiceId } = await invoiceSettledWithoutWebhook();
         // Give the (lost) webhook time to have arrived, had it been delivered.
         await new Promise((resolve) => setTimeout(resolve, 300));
         expect((await invoiceState(invoiceId)).invoice.status).toBe('Unpaid');
