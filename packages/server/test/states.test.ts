@@ -66,6 +66,13 @@ describe('transaction states', () => {
       payment_method: 'usdc_polygon',
     });
     expect(link.kind === 'crypto' && link.amount).toBe('13.56');
+    // The hosted page prices every rail for the rest, fiat rails in the order's currency at the locked rate.
+    const { paymentOptions } = await server.service.getCheckoutDetails(created.transaction_code);
+    expect(paymentOptions.find((option) => option.slug === 'card')).toMatchObject({
+      amount: '12.51',
+      asset: 'EUR',
+      amount_usd: 13.56,
+    });
     const topUp = await pay(server, created.transaction_code, { size: 'full' });
     expect(topUp.json.data).toMatchObject({
       status: 'settled',

@@ -170,18 +170,12 @@ export class CheckoutService implements PaymentSink {
     paymentOptions: PaymentOption[];
   }> {
     const { row, payments } = await this.refresh(transactionCode);
-    const due = subtractDecimalsAtLeastZero(row.amount_in_usd, row.received_usd);
-    const dueInFiat = divideDecimals(due, row.usd_rate, fiatMinorUnits(row.fiat_currency), 'up');
     return {
       transaction: this.toLookup(row, payments),
       successUrl: row.success_url,
       cancelUrl: row.cancel_url,
       webhookUrl: row.webhook_url,
-      paymentOptions: await this.priceRails(
-        compareDecimals(due, '0') > 0 ? due : row.amount_in_usd,
-        dueInFiat,
-        row.fiat_currency,
-      ),
+      paymentOptions: (await this.priceWhatIsDue(row)).options,
     };
   }
 
@@ -197,8 +191,8 @@ export class CheckoutService implements PaymentSink {
       );
     }
     this.assertPayable(row);
-    const due = this.stillDue(row);
-    const option = (await this.priceRails(due, row.fiat_amount, row.fiat_currency, [rail]))[0]!;
+    const { dueUsd: due, options } = await this.priceWhatIsDue(row, [rail]);
+    const option = options[0]!;
     if (!option.available) {
       throw new ServiceProblem(
         'unprocessable',
@@ -499,9 +493,18 @@ export class CheckoutService implements PaymentSink {
     ).rows;
   }
 
-  private stillDue(row: TransactionRow): string {
-    const due = subtractDecimalsAtLeastZero(row.amount_in_usd, row.received_usd);
-    return compareDecimals(due, '0') > 0 ? due : row.amount_in_usd;
+  /**
+   * Prices rails for what is still due: the whole order before any payment (and once nothing is
+   * left), else the rest, in USD and in the order's currency at the locked rate.
+   */
+  private async priceWhatIsDue(row: TransactionRow, rails: readonly Rail[] = RAILS) {
+    const rest = subtractDecimalsAtLeastZero(row.amount_in_usd, row.received_usd);
+    const partlyPaid = compareDecimals(rest, '0') > 0 && compareDecimals(rest, row.amount_in_usd) < 0;
+    const dueUsd = partlyPaid ? rest : row.amount_in_usd;
+    const dueFiat = partlyPaid
+      ? divideDecimals(rest, row.usd_rate, fiatMinorUnits(row.fiat_currency), 'up')
+      : row.fiat_amount;
+    return { dueUsd, options: await this.priceRails(dueUsd, dueFiat, row.fiat_currency, rails) };
   }
 
   /** Refuses payment on a settled transaction, or (for instructions) an expired one. */
