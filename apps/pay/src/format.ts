@@ -1,4 +1,4 @@
-import type { TransactionStatus } from '@cryptocheckout/core';
+import { parseDecimal, subtractDecimalsAtLeastZero, type TransactionStatus } from '@cryptocheckout/core';
 import type { Messages } from './i18n.js';
 
 /**
@@ -30,13 +30,9 @@ export function formatUsd(amount: number, lang: string): string {
   return formatFiat(amount, 'USD', lang);
 }
 
-/**
- * USD still to pay, never below zero. Wire USD values carry at most 2 decimals, so whole cents
- * are exact where subtracting binary floats would not be.
- */
+/** USD still to pay, never below zero, subtracted exactly with the core's decimal arithmetic. */
 export function usdStillDue(amountInUsd: number, receivedUsd: number): number {
-  const dueCents = Math.round(amountInUsd * 100) - Math.round(receivedUsd * 100);
-  return dueCents > 0 ? dueCents / 100 : 0;
+  return Number(subtractDecimalsAtLeastZero(parseDecimal(amountInUsd), parseDecimal(receivedUsd)));
 }
 
 /** Remaining time as "m:ss", or "h:mm:ss" from one hour up; negative spans read as "0:00". */

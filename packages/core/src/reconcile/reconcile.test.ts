@@ -32,6 +32,12 @@ describe('reconcile safety properties', () => {
   const base = cases[0]!;
   const statuses = fc.constantFrom('pending', 'processing', 'underpaid', 'settled', 'expired' as const);
   const cents = fc.integer({ min: 0, max: 10_000_000 });
+  const lookupWith = (status: Transaction['status'], dueCents: number, receivedCents: number) => ({
+    ...base.lookup,
+    status,
+    amount_in_usd: dueCents / 100,
+    received_usd: receivedCents / 100,
+  });
 
   it('never marks paid unless settled with received ≥ due', () => {
     fc.assert(
@@ -41,7 +47,7 @@ describe('reconcile safety properties', () => {
         cents,
         fc.constantFrom(...ORDER_STATES),
         (status, due, received, state) => {
-          const lookup = { ...base.lookup, status, amount_in_usd: due / 100, received_usd: received / 100 };
+          const lookup = lookupWith(status, due, received);
           const decision = decideReconciliation({ ...base.stored, order_state: state }, lookup);
           if (decision.action === 'mark_paid') {
             expect(status).toBe('settled');
@@ -67,7 +73,7 @@ describe('reconcile safety properties', () => {
         cents,
         fc.constantFrom(...ORDER_STATES),
         (status, due, received, state) => {
-          const lookup = { ...base.lookup, status, amount_in_usd: due / 100, received_usd: received / 100 };
+          const lookup = lookupWith(status, due, received);
           const first = decideReconciliation({ ...base.stored, order_state: state }, lookup);
           if (first.action === 'none' || first.action === 'reject_mismatch') return;
           const second = decideReconciliation(

@@ -190,30 +190,26 @@ function wc_update_product_stock($product, $stock_quantity = null, $operation = 
 
 function wc_reduce_stock_levels($order_id)
 {
-    $order = $order_id instanceof WC_Order ? $order_id : wc_get_order($order_id);
-    if (!$order || !apply_filters('woocommerce_can_reduce_order_stock', true, $order)) {
-        return;
-    }
-    $changes = [];
-    foreach ($order->get_harness_items() as $item) {
-        $product = wc_get_product($item['product_id']);
-        if (!$product || !$product->managing_stock()) {
-            continue;
-        }
-        $old = (int) $product->get_stock_quantity();
-        $new = wc_update_product_stock($product, $item['qty'], 'decrease');
-        $changes[] = sprintf('%s %d&rarr;%d', $product->get_name(), $old, $new);
-    }
-    if ($changes !== []) {
-        $order->add_order_note(__('Stock levels reduced:', 'woocommerce') . ' ' . implode(', ', $changes));
-    }
-    do_action('woocommerce_reduce_order_stock', $order);
+    wc_harness_adjust_order_stock($order_id, 'decrease');
 }
 
 function wc_increase_stock_levels($order_id)
 {
+    wc_harness_adjust_order_stock($order_id, 'increase');
+}
+
+/**
+ * The body WooCommerce's wc_reduce_stock_levels / wc_increase_stock_levels share: the
+ * can-reduce/can-restore filter, the per-item stock update, the order note and the action.
+ *
+ * @param int|WC_Order $order_id
+ * @param string $direction 'decrease' or 'increase'
+ */
+function wc_harness_adjust_order_stock($order_id, $direction)
+{
+    $reduce = $direction === 'decrease';
     $order = $order_id instanceof WC_Order ? $order_id : wc_get_order($order_id);
-    if (!$order || !apply_filters('woocommerce_can_restore_order_stock', true, $order)) {
+    if (!$order || !apply_filters($reduce ? 'woocommerce_can_reduce_order_stock' : 'woocommerce_can_restore_order_stock', true, $order)) {
         return;
     }
     $changes = [];
@@ -223,13 +219,14 @@ function wc_increase_stock_levels($order_id)
             continue;
         }
         $old = (int) $product->get_stock_quantity();
-        $new = wc_update_product_stock($product, $item['qty'], 'increase');
+        $new = wc_update_product_stock($product, $item['qty'], $direction);
         $changes[] = sprintf('%s %d&rarr;%d', $product->get_name(), $old, $new);
     }
     if ($changes !== []) {
-        $order->add_order_note(__('Stock levels increased:', 'woocommerce') . ' ' . implode(', ', $changes));
+        $label = $reduce ? __('Stock levels reduced:', 'woocommerce') : __('Stock levels increased:', 'woocommerce');
+        $order->add_order_note($label . ' ' . implode(', ', $changes));
     }
-    do_action('woocommerce_restore_order_stock', $order);
+    do_action($reduce ? 'woocommerce_reduce_order_stock' : 'woocommerce_restore_order_stock', $order);
 }
 
 function wc_maybe_reduce_stock_levels($order_id)
