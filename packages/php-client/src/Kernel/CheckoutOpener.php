@@ -1,0 +1,136 @@
+<?php
+
+declare(strict_types=1);
+
+namespace CryptoCheckout\Client\Kernel;
+
+use CryptoCheckout\Client\Client;
+use CryptoCheckout\Client\Exception\CryptoCheckoutException;
+use CryptoCheckout\Client\Money;
+use CryptoCheckout\Client\Support\Text;
+
+/**
+ * One checkout per order: "Place order" pressed twice, a buyer back from the payment page, or two
+ * tabs at once all end on the same open checkout. Under the order's claim, the newest checkout is
+ * reused when it still describes the order (same amount, currency, wallet and service) and can
+ * still be paid; a new one is created only otherwise, and the order keeps the old one too.
+ */
+final class CheckoutOpener
+{
+    public const RESULT_CREATED = 'created';
+    public const RESULT_REUSED = 'reused';
+    /** The order is paid already (a checkout of it settled): send the buyer to the order page. */
+    public const RESULT_PAID = 'paid';
+    /** Money arrived on a checkout that can no longer be paid: another checkout would make the buyer pay twice. */
+    public const RESULT_HELD = 'held';
+    /** Another request is preparing this order's checkout right now. */
+    public const RESULT_BUSY = 'busy';
+
+    /** How long a second press waits for the first one's checkout. */
+    public const CLAIM_WAIT_SECONDS = 8;
+
+    private OrderPort $port;
+    private Runner $runner;
+    /** @var callable(string): Client */
+    private $clientFor;
+    private Clock $clock;
+
+    /** @param callable(string): Client $clientFor */
+    public function __construct(OrderPort $port, Runner $runner, callable $clientFor, ?Clock $clock = null)
+    {
+        $this->port = $port;
+        $this->runner = $runner;
+        $this->clientFor = $clientFor;
+        $this->clock = $clock ?? new SystemClock();
+    }
+
+    /**
+     * @param array{fiat_amount: string, fiat_currency: string, external_reference: string, service_url: string,
+     *     wallet_address: string, wallet_currency: string, wallet_network: string,
+     *     webhook_url?: string, success_url?: string, cancel_url?: string} $terms
+     * @return array{result: string, checkout: StoredCheckout|null}
+     * @throws CryptoCheckoutException when the service cannot be reached or refuses the checkout
+     */
+    public function open(string $orderId, array $terms): array
+    {
+        $terms['fiat_amount'] = Money::normalizeFiatAmount((string) $terms['fiat_amount'], (string) $terms['fiat_currency']);
+        // Bring the order up to date first: a checkout of it may have been paid meanwhile.
+        $this->runner->run($orderId, 'return', null, self::CLAIM_WAIT_SECONDS);
+        if ($this->port->orderState($orderId) === OrderState::PAID) {
+            return ['result' => self::RESULT_PAID, 'checkout' => null];
+        }
+
+        $claim = $this->claim($orderId);
+        if ($claim === null) {
+            return ['result' => self::RESULT_BUSY, 'checkout' => null];
+        }
+        try {
+            $newest = $this->port->checkouts($orderId)[0] ?? null;
+            if ($newest !== null && $this->describesOrder($newest, $terms)) {
+                if ($newest->isPayable($this->clock->now())) {
+                    return ['result' => self::RESULT_REUSED, 'checkout' => $newest];
+                }
+                if ($newest->resolution === null && $newest->receivedUsd !== null && Money::compare($newest->receivedUsd, '0') > 0) {
+                    return ['result' => self::RESULT_HELD, 'checkout' => $newest];
+                }
+            }
+            $created = $this->create($orderId, $terms);
+            return ['result' => self::RESULT_CREATED, 'checkout' => $created];
+        } finally {
+            $this->port->swapClaim($orderId, $claim, null);
+        }
+    }
+
+    /** @param array<string, string> $terms */
+    private function create(string $orderId, array $terms): StoredCheckout
+    {
+        $request = [
+            'fiat_amount' => $terms['fiat_amount'],
+            'fiat_currency' => $terms['fiat_currency'],
+            'external_reference' => $terms['external_reference'],
+            'customer' => [
+                'wallet_address' => $terms['wallet_address'],
+                'crypto_currency' => $terms['wallet_currency'],
+                'crypto_currency_network' => $terms['wallet_network'],
+            ],
+        ];
+        foreach (['webhook_url', 'success_url', 'cancel_url'] as $url) {
+            if (isset($terms[$url]) && $terms[$url] !== '') {
+                $request[$url] = $terms[$url];
+            }
+        }
+        $created = ($this->clientFor)($terms['service_url'])->createCheckout($request);
+        $checkout = StoredCheckout::fromCreated($created, $terms, $this->clock->now());
+        $this->port->addCheckout($orderId, $checkout);
+        $this->port->log('info', sprintf('Checkout %s created for %s %s.', $checkout->transactionCode, $checkout->fiatAmount, $checkout->fiatCurrency), ['order' => $orderId, 'transaction' => $checkout->transactionCode]);
+        return $checkout;
+    }
+
+    /** @param array<string, string> $terms */
+    private function describesOrder(StoredCheckout $checkout, array $terms): bool
+    {
+        return $checkout->fiatCurrency === $terms['fiat_currency']
+            && Money::compare($checkout->fiatAmount, $terms['fiat_amount']) === 0
+            && Text::asciiLower($checkout->walletAddress) === Text::asciiLower($terms['wallet_address'])
+            && $checkout->walletCurrency === $terms['wallet_currency']
+            && $checkout->walletNetwork === $terms['wallet_network']
+            && rtrim($checkout->serviceUrl, '/') === rtrim($terms['service_url'], '/');
+    }
+
+    /** The order's claim marker once this request holds it, or null when another request keeps it. */
+    private function claim(string $orderId): ?string
+    {
+        $deadline = $this->clock->now() + self::CLAIM_WAIT_SECONDS;
+        do {
+            $held = $this->port->readClaim($orderId);
+            if ($held === null || Claim::isExpired($held, $this->clock->now())) {
+                $mine = Claim::create('open_checkout', '-', $this->clock->now())->marker();
+                if ($this->port->swapClaim($orderId, $held, $mine)) {
+                    return $mine;
+                }
+            }
+            $this->clock->sleep(250000);
+        } while ($this->clock->now() < $deadline);
+        return null;
+    }
+}

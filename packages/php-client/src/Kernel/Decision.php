@@ -1,0 +1,74 @@
+<?php
+
+declare(strict_types=1);
+
+namespace CryptoCheckout\Client\Kernel;
+
+/**
+ * What the kernel will do to an order for one checkout: the Reconciler's decision, plus the two
+ * the kernel adds around it (a payment on an order already paid through another checkout, and
+ * finishing a payment an interrupted run had already booked), with the lookup it was taken on.
+ */
+final class Decision
+{
+    public const NONE = 'none';
+    public const MARK_PAID = 'mark_paid';
+    public const HOLD_UNDERPAID = 'hold_underpaid';
+    public const CANCEL_EXPIRED = 'cancel_expired';
+    public const HOLD_LATE_PAYMENT = 'hold_late_payment';
+    public const REJECT_MISMATCH = 'reject_mismatch';
+    /** Money arrived on a checkout of an order that is already paid through another one. */
+    public const FLAG_EXTRA_PAYMENT = 'flag_extra_payment';
+    /** The payment is booked and the order paid, but an interrupted run did not record it. */
+    public const RECORD_BOOKED = 'record_booked';
+
+    /** @var string one of the constants above */
+    public string $action;
+    /** @var string a stable code (the Reconciler's reasons, already_applied, extra_payment, booked_earlier) */
+    public string $reason;
+    /** A sentence for the order's history, in English (platforms may translate by reason). */
+    public string $note;
+    /** With hold_underpaid: USD still due (decimal string). */
+    public ?string $amountDueUsd;
+    public StoredCheckout $checkout;
+    /** @var array<string, mixed> the data of GET /transaction the decision was taken on */
+    public array $lookup;
+    /** The order's state the decision was taken in. */
+    public string $orderState;
+
+    /** @param array<string, mixed> $lookup */
+    public function __construct(string $action, string $reason, string $note, StoredCheckout $checkout, array $lookup, string $orderState, ?string $amountDueUsd = null)
+    {
+        $this->action = $action;
+        $this->reason = $reason;
+        $this->note = $note;
+        $this->checkout = $checkout;
+        $this->lookup = $lookup;
+        $this->orderState = $orderState;
+        $this->amountDueUsd = $amountDueUsd;
+    }
+
+    /** True when nothing is to be changed. */
+    public function isNone(): bool
+    {
+        return $this->action === self::NONE;
+    }
+
+    /** The transaction code the decision is about. */
+    public function transactionCode(): string
+    {
+        return $this->checkout->transactionCode;
+    }
+
+    /** received_usd of the lookup as a decimal string ("0" when unreadable). */
+    public function receivedUsd(): string
+    {
+        return $this->checkout->receivedUsd ?? '0';
+    }
+
+    /** True when the service flagged the settlement as late (after the checkout had expired). */
+    public function isLate(): bool
+    {
+        return ($this->lookup['late'] ?? false) === true;
+    }
+}

@@ -1,0 +1,95 @@
+<?php
+
+declare(strict_types=1);
+
+namespace CryptoCheckout\KernelTest;
+
+use CryptoCheckout\Client\Exception\NetworkException;
+use CryptoCheckout\Client\Http\Response;
+use CryptoCheckout\Client\Http\Transport;
+
+/**
+ * The service as the kernel sees it through the real Client: GET /transaction answers from a table
+ * the test changes, POST /checkout creates transactions, and the whole service can be down.
+ */
+final class ScriptedService implements Transport
+{
+    /** @var array<string, array<string, mixed>> code => GET /transaction data */
+    public array $transactions = [];
+    public bool $down = false;
+    public int $lookups = 0;
+    public int $created = 0;
+    private int $sequence = 0;
+
+    public function send(string $method, string $url, array $headers, ?string $body, int $timeoutSeconds): Response
+    {
+        if ($this->down) {
+            throw new NetworkException('Connection refused (scripted)', false);
+        }
+        if ($method === 'POST') {
+            $request = json_decode((string) $body, true);
+            $this->created++;
+            $this->sequence++;
+            $code = sprintf('00000000-0000-4000-8000-%012d', $this->sequence);
+            $this->transactions[$code] = self::transaction($code, $request);
+            return self::json(201, ['status' => 'success', 'data' => [
+                'transaction_code' => $code,
+                'status' => 'pending',
+                'amount_in_usd' => $this->transactions[$code]['amount_in_usd'],
+                'checkout_url' => 'https://pay.example.com/pay/' . $code,
+                'payment_options' => [],
+                'expires_at' => $this->transactions[$code]['expires_at'],
+            ]]);
+        }
+        $this->lookups++;
+        parse_str((string) parse_url($url, PHP_URL_QUERY), $query);
+        $code = (string) ($query['transaction_code'] ?? '');
+        if (!isset($this->transactions[$code])) {
+            return self::json(404, ['status' => 'error', 'error' => ['code' => 'not_found', 'message' => 'No such transaction.']]);
+        }
+        return self::json(200, ['status' => 'success', 'data' => $this->transactions[$code]]);
+    }
+
+    /** Sets fields of a transaction (status, received_usd, late, expires_at …). @param array<string, mixed> $fields */
+    public function update(string $code, array $fields): void
+    {
+        // Amounts travel as JSON numbers, as the service sends them.
+        foreach (['received_usd', 'amount_in_usd'] as $amount) {
+            if (isset($fields[$amount]) && is_string($fields[$amount])) {
+                $fields[$amount] = (float) $fields[$amount];
+            }
+        }
+        $this->transactions[$code] = $fields + $this->transactions[$code];
+    }
+
+    /** @param array<string, mixed> $request */
+    private static function transaction(string $code, array $request): array
+    {
+        return [
+            'transaction_code' => $code,
+            'status' => 'pending',
+            'external_reference' => (string) $request['external_reference'],
+            'fiat_amount' => (float) $request['fiat_amount'],
+            'fiat_currency' => (string) $request['fiat_currency'],
+            'amount_in_usd' => 27.0,
+            'received_usd' => 0,
+            'checkout_url' => 'https://pay.example.com/pay/' . $code,
+            'wallet_address' => (string) $request['customer']['wallet_address'],
+            'wallet_currency' => (string) $request['customer']['crypto_currency'],
+            'wallet_network' => (string) $request['customer']['crypto_currency_network'],
+            'payout_dispatched' => false,
+            'payment_method' => null,
+            'late' => false,
+            'created_at' => gmdate('Y-m-d\TH:i:s.000\Z', FakeClock::START),
+            'expires_at' => gmdate('Y-m-d\TH:i:s.000\Z', FakeClock::START + 3600),
+            'settled_at' => null,
+            'payments' => [],
+        ];
+    }
+
+    /** @param array<string, mixed> $body */
+    private static function json(int $status, array $body): Response
+    {
+        return new Response($status, (string) json_encode($body), ['content-type' => 'application/json']);
+    }
+}
