@@ -20,6 +20,12 @@ final class ScriptedService implements Transport
     public int $lookups = 0;
     public int $created = 0;
     private int $sequence = 0;
+    private FakeClock $clock;
+
+    public function __construct(FakeClock $clock)
+    {
+        $this->clock = $clock;
+    }
 
     public function send(string $method, string $url, array $headers, ?string $body, int $timeoutSeconds): Response
     {
@@ -31,7 +37,7 @@ final class ScriptedService implements Transport
             $this->created++;
             $this->sequence++;
             $code = sprintf('00000000-0000-4000-8000-%012d', $this->sequence);
-            $this->transactions[$code] = self::transaction($code, $request);
+            $this->transactions[$code] = self::transaction($code, $request, $this->clock->now);
             return self::json(201, ['status' => 'success', 'data' => [
                 'transaction_code' => $code,
                 'status' => 'pending',
@@ -63,7 +69,7 @@ final class ScriptedService implements Transport
     }
 
     /** @param array<string, mixed> $request */
-    private static function transaction(string $code, array $request): array
+    private static function transaction(string $code, array $request, int $now): array
     {
         return [
             'transaction_code' => $code,
@@ -80,8 +86,8 @@ final class ScriptedService implements Transport
             'payout_dispatched' => false,
             'payment_method' => null,
             'late' => false,
-            'created_at' => gmdate('Y-m-d\TH:i:s.000\Z', FakeClock::START),
-            'expires_at' => gmdate('Y-m-d\TH:i:s.000\Z', FakeClock::START + 3600),
+            'created_at' => gmdate('Y-m-d\TH:i:s.000\Z', $now),
+            'expires_at' => gmdate('Y-m-d\TH:i:s.000\Z', $now + 3600),
             'settled_at' => null,
             'payments' => [],
         ];

@@ -27,8 +27,8 @@ final class World
     public function __construct()
     {
         $this->port = new MemoryOrderPort();
-        $this->service = new ScriptedService();
         $this->clock = new FakeClock();
+        $this->service = new ScriptedService($this->clock);
         $service = $this->service;
         $clientFor = static function (string $serviceUrl) use ($service): Client {
             return Client::forServiceOrigin($serviceUrl, $service, Runner::LOOKUP_TIMEOUT_SECONDS);
@@ -112,7 +112,7 @@ final class World
     public function summary(string $orderId): array
     {
         $order = $this->port->orders[$orderId];
-        return ['state' => $order['state'], 'payments' => array_keys($order['payments']), 'claimed' => $order['claim'] !== null];
+        return ['state' => $order['state'], 'payments' => $order['payments'], 'claimed' => $order['claim'] !== null];
     }
 
     public static function paidStates(): array

@@ -12,3 +12,4 @@ require_once __DIR__ . '/MemoryOrderPort.php';
 require_once __DIR__ . '/ScriptedService.php';
 require_once __DIR__ . '/FakeClock.php';
 require_once __DIR__ . '/World.php';
+require_once __DIR__ . '/Scenario.php';
