@@ -256,18 +256,10 @@ describeEachPhp(
               $o = $world->port->orders['1'];
               return ['state' => $o['state'], 'payments' => $o['payments'], 'claim' => $o['claim']];
           }
-          // How many port calls a clean paying webhook makes.
-          $clean = new World();
-          $code = $clean->placeOrder('1');
-          $clean->pay($code);
-          $before = count($clean->port->calls);
-          $clean->webhooks->handle('POST', $clean->webhookBody($code));
-          $steps = count($clean->port->calls) - $before;
+          $steps = World::stepsOfPayingWebhook();
           $out = [];
           for ($call = 1; $call <= $steps; $call++) {
-              $world = new World();
-              $code = $world->placeOrder('1');
-              $world->pay($code);
+              [$world, $code] = World::withPaidOrder();
               $world->port->crashAtCall = count($world->port->calls) + $call;
               $crashed = false;
               try {
@@ -314,17 +306,10 @@ describeEachPhp(
         const results = await run<
           Array<{ call: number; state: string; payments: number; claim: string | null }>
         >(`
-          $clean = new World();
-          $code = $clean->placeOrder('1');
-          $clean->pay($code);
-          $before = count($clean->port->calls);
-          $clean->webhooks->handle('POST', $clean->webhookBody($code));
-          $steps = count($clean->port->calls) - $before;
+          $steps = World::stepsOfPayingWebhook();
           $out = [];
           for ($call = 1; $call <= $steps; $call++) {
-              $world = new World();
-              $code = $world->placeOrder('1');
-              $world->pay($code);
+              [$world, $code] = World::withPaidOrder();
               $start = count($world->port->calls);
               $other = $world->secondRunner();
               $fired = false;

@@ -5,21 +5,9 @@ declare(strict_types=1);
 namespace CryptoCheckout\Client\Exception;
 
 /**
- * A webhook body that is not a transaction.settled event of the documented shape.
+ * A webhook body that is not a transaction.settled event of the documented shape. getField() names
+ * the first offending field, or "" when the body itself is not a JSON object.
  */
-final class InvalidWebhookException extends CryptoCheckoutException
+final class InvalidWebhookException extends FieldException
 {
-    private string $field;
-
-    public function __construct(string $field, string $message)
-    {
-        parent::__construct($message);
-        $this->field = $field;
-    }
-
-    /** The first offending field, or "" when the body itself is not a JSON object. */
-    public function getField(): string
-    {
-        return $this->field;
-    }
 }

@@ -97,6 +97,32 @@ final class World
         ]);
     }
 
+    /**
+     * A shop with order "1" whose checkout the service reports settled in full; nothing has told
+     * the shop yet.
+     *
+     * @return array{0: self, 1: string} the world and the transaction code
+     */
+    public static function withPaidOrder(): array
+    {
+        $world = new self();
+        $code = $world->placeOrder('1');
+        $world->pay($code);
+        return [$world, $code];
+    }
+
+    /**
+     * How many port calls a webhook makes that pays an order: the steps a crash or another request
+     * can come between.
+     */
+    public static function stepsOfPayingWebhook(): int
+    {
+        [$world, $code] = self::withPaidOrder();
+        $before = count($world->port->calls);
+        $world->webhooks->handle('POST', $world->webhookBody($code));
+        return count($world->port->calls) - $before;
+    }
+
     /** @return array<string, mixed> */
     public function order(string $orderId): array
     {
