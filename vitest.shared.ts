@@ -7,6 +7,8 @@ const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url))
  * against a stale build.
  */
 export const workspaceAliases = {
+  // The subpath first: an alias also matches longer specifiers that start with it.
+  '@cryptocheckout/core/browser': fromRoot('./packages/core/src/browser/index.ts'),
   '@cryptocheckout/core': fromRoot('./packages/core/src/index.ts'),
   '@cryptocheckout/server': fromRoot('./packages/server/src/index.ts'),
   '@cryptocheckout/pay': fromRoot('./apps/pay/src/index.ts'),

@@ -20,6 +20,7 @@ const PUBLIC_API = [
   'ORDER_STATES',
   'RAIL_KINDS',
   'RECOMMENDED_ASSET',
+  'STATUS_WIDGET_SELECTOR',
   'SANDBOX_PAYMENT_SIZES',
   'SETTLED_EVENT',
   'TRANSACTION_STATUSES',
@@ -53,6 +54,8 @@ const PUBLIC_API = [
   'isSupportedFiatCurrency',
   'isoDateTimeSchema',
   'jsonSchemas',
+  'mountStatusWidget',
+  'mountStatusWidgets',
   'multiplyDecimals',
   'normalizeFiatAmount',
   'openCheckoutModal',
@@ -89,6 +92,8 @@ describe('@cryptocheckout/core public API', () => {
       'base58check',
       'describeIssue',
       'expandExponent',
+      'parseHttpUrl',
+      'readStatusWidgetConfig',
     ]) {
       expect(internal in core).toBe(false);
     }

@@ -1,10 +1,14 @@
 import { fileURLToPath } from 'node:url';
 
+// Read through a variable: in a DOM test environment Vite rewrites `new URL('…', import.meta.url)`
+// into a dev-server address.
+const HERE = import.meta.url;
+
 /** Host path of this package; tests mount it at {@link CLIENT_MOUNT} inside PHP. */
-export const CLIENT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const CLIENT_ROOT = fileURLToPath(new URL('..', HERE));
 
 /** Host path of the conformance vectors shared with @cryptocheckout/core. */
-export const VECTORS_ROOT = fileURLToPath(new URL('../../core/vectors/', import.meta.url));
+export const VECTORS_ROOT = fileURLToPath(new URL('../../core/vectors/', HERE));
 
 export const CLIENT_MOUNT = '/client';
 export const VECTORS_MOUNT = '/vectors';

@@ -1,40 +1,26 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type RunningServer, startServer } from '@cryptocheckout/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeEachPhp, phpJson, phpString } from '../../php-testkit/src/index.js';
+import {
+  describeEachPhp,
+  phpJson,
+  phpString,
+  type SandboxService,
+  startSandboxService,
+} from '../../php-testkit/src/index.js';
 import { CLIENT_MOUNTS, LOAD_CLIENT } from './harness.js';
 
 // The PHP client against the real reference server on loopback, through both transports: the four
 // calls, a sandbox payment reconciled to "paid", and each error envelope as the right exception.
 
 const WALLET = '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359';
-const dataDir = mkdtempSync(join(tmpdir(), 'php-client-server-'));
-let server: RunningServer;
+let service: SandboxService;
 
 beforeAll(async () => {
-  server = await startServer({ host: '127.0.0.1', port: 0, dataDir, mode: 'sandbox', logLevel: 'silent' });
+  service = await startSandboxService();
 });
 
 afterAll(async () => {
-  await server?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await service?.close();
 });
-
-/** Simulates a payment through the server's sandbox controls. */
-async function sandboxPay(
-  transactionCode: string,
-  paymentMethod: string,
-  size: 'full' | 'partial',
-): Promise<void> {
-  const response = await fetch(`${server.url}/api/sandbox/pay`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ transaction_code: transactionCode, payment_method: paymentMethod, size }),
-  });
-  expect(response.status, await response.clone().text()).toBeLessThan(300);
-}
 
 function checkoutRequest(reference: string, fiatAmount = '25.00') {
   return {
@@ -64,7 +50,7 @@ describeEachPhp(
             use CryptoCheckout\\Client\\Exception\\ApiException;
             use CryptoCheckout\\Client\\Exception\\CryptoCheckoutException;
             use CryptoCheckout\\Client\\Reconciler;
-            $client = Client::forServiceOrigin(${phpString(server.url)}, new CryptoCheckout\\Client\\Http\\${transport}(), 5);
+            $client = Client::forServiceOrigin(${phpString(service.url)}, new CryptoCheckout\\Client\\Http\\${transport}(), 5);
             try {
                 $outcome = ['result' => ${expression}];
             } catch (CryptoCheckoutException $exception) {
@@ -91,7 +77,7 @@ describeEachPhp(
         it('creates a checkout and looks it up', async () => {
           const created = await create(`${transport}-lookup`);
           expect(created.status).toBe('pending');
-          expect(created.checkout_url).toBe(`${server.url}/pay/${created.transaction_code}`);
+          expect(created.checkout_url).toBe(`${service.url}/pay/${created.transaction_code}`);
 
           const lookup = await call(`$client->getTransaction(${phpString(created.transaction_code)})`);
           expect(lookup.result).toMatchObject({
@@ -138,7 +124,7 @@ describeEachPhp(
             ['partial', 'hold_underpaid'],
           ] as const) {
             const created = await create(`${transport}-${size}`);
-            await sandboxPay(created.transaction_code, 'usdc_polygon', size);
+            await service.pay(created.transaction_code, size);
             const stored = {
               transaction_code: created.transaction_code,
               fiat_amount: '25.00',
@@ -158,7 +144,7 @@ describeEachPhp(
         it('turns each error envelope into an ApiException', async () => {
           const created = await create(`${transport}-errors`, '1.00');
           const settled = await create(`${transport}-settled`);
-          await sandboxPay(settled.transaction_code, 'usdc_polygon', 'full');
+          await service.pay(settled.transaction_code, 'full');
           const cases: Array<[string, { code: string; status: number; field?: string | null }]> = [
             [
               `$client->createCheckout(${phpJson({ ...checkoutRequest('x'), customer: { ...checkoutRequest('x').customer, wallet_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' } })})`,

@@ -1,4 +1,16 @@
 export { describeEachPhp, type PhpSuiteContext } from './describe.js';
+export {
+  type BridgeHandler,
+  type BridgeRequest,
+  type BridgeResponse,
+  createPhpPool,
+  type HttpBridge,
+  type HttpBridgeOptions,
+  type PhpHttpResult,
+  type PhpPool,
+  runPhpRequest,
+  startHttpBridge,
+} from './http-bridge.js';
 export { phpJson, phpString } from './php-literal.js';
 export {
   type CreatePhpOptions,
@@ -10,6 +22,15 @@ export {
   type PhpVersion,
   type PhpWasmInstance,
 } from './sandbox.js';
+export {
+  type SandboxPaymentSize,
+  type SandboxService,
+  type SandboxServiceOptions,
+  startSandboxService,
+  type Transaction,
+  type WebhookDelivery,
+  type WebhookOverrides,
+} from './sandbox-service.js';
 export {
   checkPhpSource,
   DIRECT_ACCESS_EXEMPTIONS,

@@ -23,3 +23,13 @@ export {
   postToParent,
   readEmbedParams,
 } from './protocol.js';
+export {
+  type BuyerStatus,
+  mountStatusWidget,
+  mountStatusWidgets,
+  STATUS_WIDGET_SELECTOR,
+  type StatusWidget,
+  type StatusWidgetConfig,
+  type StatusWidgetLabels,
+  type StatusWidgetOptions,
+} from './status-widget.js';

@@ -109,7 +109,8 @@ function parentFrame(): Window | null {
   return window.parent;
 }
 
-function parseHttpUrl(value: string): URL | null {
+/** Parses an absolute http(s) URL; null for anything else. Shared by the browser helpers, not exported publicly. */
+export function parseHttpUrl(value: string): URL | null {
   let url: URL;
   try {
     url = new URL(value);
