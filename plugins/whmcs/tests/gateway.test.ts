@@ -1,53 +1,34 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RunningServer, startServer } from '@cryptocheckout/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PHP_VERSIONS } from '../../../packages/php-testkit/src/index.js';
+import {
+  PHP_VERSIONS,
+  type SandboxService,
+  startSandboxService,
+} from '../../../packages/php-testkit/src/index.js';
 import { bootWhmcs, CALLBACK_PATH, php, startBridge, type Whmcs } from './harness/harness.js';
 
 // The module in real PHP against the WHMCS harness and the real reference server: configuration,
 // the pay button and endpoint, webhooks delivered over HTTP through the bridge, the cron hook,
-// the status widget's endpoint, currency conversion, underpaid, expired and late payments.
+// the status box and its endpoint, currency conversion, underpaid, expired and late payments,
+// runs that fail or die half-way, and the upgrade of an install from before the kernel.
 
 const WALLET = '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359';
 const SETTINGS = { serviceUrl: '', walletAddress: WALLET, asset: 'USDC', network: 'POLYGON' };
+const AUTOLOAD = "require_once ROOTDIR . '/modules/gateways/cryptocheckout/autoload.php';";
 
 let now = Date.now();
-let server: RunningServer;
-const serverDir = mkdtempSync(join(tmpdir(), 'whmcs-server-'));
+let service: SandboxService;
 
 beforeAll(async () => {
-  server = await startServer({
-    host: '127.0.0.1',
-    port: 0,
-    dataDir: serverDir,
-    mode: 'sandbox',
-    logLevel: 'silent',
-    clock: () => new Date(now),
-    sweepIntervalMs: 100,
-  });
-  SETTINGS.serviceUrl = server.url;
+  service = await startSandboxService({ clock: () => new Date(now), sweepIntervalMs: 100 });
+  SETTINGS.serviceUrl = service.url;
 });
 
 afterAll(async () => {
-  await server?.close();
-  rmSync(serverDir, { recursive: true, force: true });
+  await service?.close();
 });
-
-async function serverTransaction(code: string): Promise<Record<string, unknown>> {
-  const response = await fetch(`${server.url}/api/transaction?transaction_code=${code}`);
-  return ((await response.json()) as { data: Record<string, unknown> }).data;
-}
-
-async function sandboxPay(code: string, size: 'full' | 'partial'): Promise<void> {
-  const response = await fetch(`${server.url}/api/sandbox/pay`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ transaction_code: code, payment_method: 'usdc_polygon', size }),
-  });
-  expect(response.status, await response.clone().text()).toBeLessThan(300);
-}
 
 async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
   const until = Date.now() + 10_000;
@@ -59,6 +40,36 @@ async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => boolean, 
   }
 }
 
+const waitForStatus = (code: string, status: string) =>
+  waitFor(
+    () => service.transaction(code),
+    (tx) => tx.status === status,
+    `transaction ${code} to be ${status}`,
+  );
+
+/** Lets the service's clock pass the checkouts' expiry; `run` sees it, then the clock is back. */
+async function afterExpiry(run: () => Promise<void>): Promise<void> {
+  now += 61 * 60 * 1000;
+  try {
+    await run();
+  } finally {
+    now = Date.now();
+  }
+}
+
+/** mod_cryptocheckout_transactions as module version 0.1 created it. */
+const LEGACY_TABLE = `CREATE TABLE mod_cryptocheckout_transactions (${[
+  'id INTEGER PRIMARY KEY AUTOINCREMENT',
+  'invoice_id INTEGER NOT NULL',
+  'transaction_code VARCHAR(64) NOT NULL UNIQUE',
+  ...['checkout_url', 'fiat_amount', 'fiat_currency', 'invoice_amount', 'invoice_currency'].map(
+    (c) => `${c} TEXT NOT NULL`,
+  ),
+  ...['wallet_address', 'wallet_currency', 'wallet_network', 'state'].map((c) => `${c} TEXT NOT NULL`),
+  ...['note', 'expires_at', 'checked_at'].map((c) => `${c} TEXT NULL`),
+  ...['created_at', 'updated_at'].map((c) => `${c} TEXT NOT NULL`),
+].join(', ')})`;
+
 interface InvoiceState {
   invoice: { status: string; balance: string; total: string };
   payments: Array<{ transid: string; amountin: string; gateway: string }>;
@@ -67,14 +78,40 @@ interface InvoiceState {
   activity: Array<{ description: string }>;
 }
 
+interface BuyerStatus {
+  state: string;
+  message: string;
+  terminal: boolean;
+  checkout_url: string | null;
+}
+
 type FormFields = Record<string, string>;
+
+function unescapeHtml(text: string): string {
+  return text
+    .replace(/&quot;/g, '"')
+    .replace(/&#039;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
 
 function formFields(html: string): FormFields {
   const fields: FormFields = {};
   for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-    fields[match[1] as string] = (match[2] as string).replace(/&amp;/g, '&');
+    fields[match[1] as string] = unescapeHtml(match[2] as string);
   }
   return fields;
+}
+
+/** The status box's data-config (StatusWidgetMarkup). */
+function statusBox(html: string): { statusUrl: string; status: BuyerStatus; openModal: boolean } {
+  const config =
+    /<section class="cryptocheckout-status" data-cryptocheckout-status data-state="[^"]*" data-config="([^"]*)">/.exec(
+      html,
+    );
+  expect(config, html).not.toBeNull();
+  return JSON.parse(unescapeHtml(config?.[1] as string));
 }
 
 for (const version of PHP_VERSIONS) {
@@ -122,10 +159,14 @@ for (const version of PHP_VERSIONS) {
     const invoiceState = (invoiceId: number) =>
       whmcs.driver<InvoiceState>(`echo json_encode(harness_invoice_state(${invoiceId}));`);
     const moduleRows = () =>
-      whmcs.driver<Array<Record<string, string>>>(`
+      whmcs.driver<Array<Record<string, string | null>>>(`
         $schema = WHMCS\\Database\\Capsule::schema();
         echo json_encode($schema->hasTable('mod_cryptocheckout_transactions')
           ? WHMCS\\Database\\Capsule::table('mod_cryptocheckout_transactions')->orderBy('id')->get()->all() : []);
+      `);
+    const claims = () =>
+      whmcs.driver<Array<{ setting: string; value: string }>>(`
+        echo json_encode(WHMCS\\Database\\Capsule::table('mod_cryptocheckout_settings')->where('setting', 'like', 'claim:%')->get()->all());
       `);
     /** Checkouts created from now on send their webhook where nothing listens. */
     const loseWebhooks = () =>
@@ -134,18 +175,51 @@ for (const version of PHP_VERSIONS) {
         echo json_encode(true);
       `);
     const runCron = () => whmcs.driver(`harness_run_cron(); echo json_encode(true);`);
+    /** Moves every recorded check `seconds` into the past, as if that much time had gone by. */
+    const ageChecks = (seconds: number) =>
+      whmcs.driver(`
+        foreach (WHMCS\\Database\\Capsule::table('mod_cryptocheckout_transactions')->whereNotNull('checked_at')->get() as $row) {
+          WHMCS\\Database\\Capsule::table('mod_cryptocheckout_transactions')->where('id', $row->id)
+            ->update(['checked_at' => gmdate('Y-m-d H:i:s', strtotime($row->checked_at . ' UTC') - ${seconds})]);
+        }
+        echo json_encode(true);
+      `);
+    /** Moves every claim marker `seconds` into the past. */
+    const ageClaims = (seconds: number) =>
+      whmcs.driver(`
+        foreach (WHMCS\\Database\\Capsule::table('mod_cryptocheckout_settings')->where('setting', 'like', 'claim:%')->get() as $row) {
+          $parts = explode('|', $row->value);
+          $parts[2] = (string) ((int) $parts[2] - ${seconds});
+          WHMCS\\Database\\Capsule::table('mod_cryptocheckout_settings')->where('setting', $row->setting)->update(['value' => implode('|', $parts)]);
+        }
+        echo json_encode(true);
+      `);
 
     /** An unpaid invoice whose checkout settled on the service while its webhook was lost. */
     async function invoiceSettledWithoutWebhook(): Promise<{ invoiceId: number; code: string }> {
       const invoiceId = await install();
       await loseWebhooks();
       const { code } = await startCheckout(invoiceId);
-      await sandboxPay(code, 'full');
-      await waitFor(
-        () => serverTransaction(code),
-        (tx) => tx.status === 'settled',
-        'settlement',
-      );
+      await service.pay(code, 'full');
+      await waitForStatus(code, 'settled');
+      return { invoiceId, code };
+    }
+
+    /**
+     * An unpaid invoice whose checkout (created with its webhook lost) expired and was given up by
+     * the cron; `then` runs while the service's clock is past the expiry.
+     */
+    async function expiredWithoutWebhook(
+      then: (invoiceId: number, code: string) => Promise<void>,
+    ): Promise<{ invoiceId: number; code: string }> {
+      const invoiceId = await install();
+      await loseWebhooks();
+      const { code } = await startCheckout(invoiceId);
+      await afterExpiry(async () => {
+        await waitForStatus(code, 'expired');
+        await runCron();
+        await then(invoiceId, code);
+      });
       return { invoiceId, code };
     }
 
@@ -175,22 +249,14 @@ for (const version of PHP_VERSIONS) {
       });
     }
 
-    async function settledWebhookBody(code: string): Promise<Record<string, unknown>> {
-      const tx = await serverTransaction(code);
-      return {
-        event: 'transaction.settled',
-        transaction_code: code,
-        external_reference: tx.external_reference,
-        fiat_amount: tx.fiat_amount,
-        fiat_currency: tx.fiat_currency,
-        received_usd: tx.amount_in_usd,
-        wallet_address: tx.wallet_address,
-        wallet_currency: tx.wallet_currency,
-        wallet_network: tx.wallet_network,
-        payout_dispatched: true,
-        timestamp: Math.floor(Date.now() / 1000),
-      };
-    }
+    /**
+     * A `transaction.settled` body claiming the full quoted amount, whatever has been paid so far:
+     * most of these webhooks arrive for checkouts nothing was paid to, and must not be believed.
+     */
+    const settledWebhookBody = (code: string) =>
+      service.settledWebhookBody(code, (tx) => ({ received_usd: tx.amount_in_usd, payout_dispatched: true }));
+
+    const results = (state: InvoiceState) => state.gatewaylog.map((entry) => entry.result);
 
     describe('activation and configuration', () => {
       it('declares its metadata and the settings page', async () => {
@@ -222,16 +288,39 @@ for (const version of PHP_VERSIONS) {
           `);
         const badChecksum = await save({ walletAddress: '0x3C499c542cEF5E3811e1192ce70d8cC03d5c3359' });
         expect(badChecksum.saved).toBe(false);
-        expect(badChecksum.error).toMatch(/^Wallet address: .*checksum/i);
+        expect(badChecksum.error).toMatch(/^Wallet address \(POLYGON\): .*checksum/i);
         const wrongNetwork = await save({ walletAddress: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' });
-        expect(wrongNetwork.error).toMatch(
-          /Wallet address: This is a TRON address, but the network is POLYGON/,
-        );
+        expect(wrongNetwork.error).toMatch(/Wallet address \(POLYGON\): This is a TRON address/);
         const assetOffNetwork = await save({ asset: 'BTC' });
         expect(assetOffNetwork.error).toMatch(/Settlement asset: BTC is not settled on POLYGON/);
-        const withPath = await save({ serviceUrl: `${server.url}/api` });
-        expect(withPath.error).toMatch(/Service URL: .*without a path/);
+        const query = await save({ serviceUrl: `${service.url}/?key=1` });
+        expect(query.error).toMatch(/^Service URL: .*without a query string/);
+        expect((await save({ serviceUrl: 'ftp://pay.example.com' })).error).toMatch(/^Service URL:/);
         expect((await save({})).saved).toBe(true);
+      });
+
+      it("reads the service URL by the kernel's rules: blanks and a trailing /api dropped, a path prefix kept", async () => {
+        whmcs.db = `/data/${version}-url.sqlite`;
+        const read = await whmcs.driver<Array<{ url: string; usable: boolean; wallet: string }>>(`
+          ${AUTOLOAD}
+          $out = [];
+          foreach ([" https://pay.example.com/api/ ", 'https://pay.example.com/cc/api', 'https://pay.example.com/cc/'] as $url) {
+            $settings = CryptoCheckout\\Whmcs\\Settings::fromParams(['serviceUrl' => $url, 'walletAddress' => "\\u{00A0}" . strtolower(${php(WALLET)}) . ' ', 'asset' => 'usdc', 'network' => 'polygon']);
+            $out[] = ['url' => $settings->serviceUrl, 'usable' => $settings->isUsable(), 'wallet' => $settings->walletAddress];
+          }
+          echo json_encode($out);
+        `);
+        expect(read).toEqual([
+          { url: 'https://pay.example.com', usable: true, wallet: WALLET },
+          { url: 'https://pay.example.com/cc', usable: true, wallet: WALLET },
+          { url: 'https://pay.example.com/cc', usable: true, wallet: WALLET },
+        ]);
+
+        // Saved with /api, as admins often copy it from the service's docs: checkouts still work.
+        const invoiceId = await install({ settings: { serviceUrl: `${service.url}/api/` } });
+        const { code } = await startCheckout(invoiceId);
+        expect(await service.transaction(code)).toMatchObject({ status: 'pending' });
+        expect((await moduleRows())[0]?.service_url).toBe(service.url);
       });
 
       it('shows the admin what is wrong with settings saved before', async () => {
@@ -241,13 +330,13 @@ for (const version of PHP_VERSIONS) {
           harness_load_module();
           echo json_encode(cryptocheckout_config()['walletAddress']['Description']);
         `);
-        expect(description).toContain('Wallet address:');
+        expect(description).toContain('Wallet address (POLYGON):');
         expect(description).not.toContain('<script>');
       });
     });
 
     describe('pay button and pay endpoint', () => {
-      it('renders the button without creating a checkout', async () => {
+      it('renders the button and the status box without creating a checkout', async () => {
         const invoiceId = await install();
         const html = await viewInvoice(invoiceId);
         await viewInvoice(invoiceId);
@@ -260,6 +349,16 @@ for (const version of PHP_VERSIONS) {
           amount: '25.00',
           currency: 'EUR',
         });
+        const box = statusBox(html);
+        expect(box.status).toEqual({
+          state: 'awaiting_payment',
+          message: '',
+          terminal: true,
+          checkout_url: null,
+        });
+        expect(box.openModal).toBe(false);
+        expect(new URL(box.statusUrl).searchParams.get('action')).toBe('status');
+        expect(html).not.toContain('cryptocheckout-status__pay');
         expect(await moduleRows()).toEqual([]);
       });
 
@@ -285,27 +384,32 @@ for (const version of PHP_VERSIONS) {
         expect(html).not.toContain('<form');
       });
 
-      it('prepares one checkout per invoice at a time: a press during another one is refused, not doubled', async () => {
+      it('prepares one checkout per invoice at a time: a press while another request holds the invoice is refused, a dead one is taken over', async () => {
         const invoiceId = await install();
         const fields = formFields(await viewInvoice(invoiceId));
-        const held = await whmcs.driver<{ first: string | null; second: string | null }>(`
-          require_once ROOTDIR . '/modules/gateways/cryptocheckout/autoload.php';
-          $store = new CryptoCheckout\\Whmcs\\TransactionStore();
-          echo json_encode(['first' => $store->acquireLock('pay:${invoiceId}', 60), 'second' => $store->acquireLock('pay:${invoiceId}', 60)]);
+        // Another request holds the invoice for the whole wait (the clock jumps instead of sleeping).
+        const refused = await whmcs.driver<{ status: number; body: { error: string } }>(`
+          ${AUTOLOAD}
+          $clock = new class implements CryptoCheckout\\Whmcs\\Vendor\\Client\\Kernel\\Clock {
+            private $now;
+            public function __construct() { $this->now = time(); }
+            public function now(): int { return $this->now; }
+            public function sleep(int $microseconds): void { $this->now++; }
+          };
+          $gateway = new CryptoCheckout\\Whmcs\\Gateway(getGatewayVariables('cryptocheckout'), $clock);
+          $gateway->port()->swapClaim('${invoiceId}', null, 'open_checkout|-|' . time() . '|other');
+          $response = (new CryptoCheckout\\Whmcs\\Endpoint\\PayEndpoint($gateway))->handle('POST', json_decode(${php(JSON.stringify(fields))}, true), 'application/json');
+          echo json_encode(['status' => $response->status, 'body' => json_decode($response->body, true)]);
         `);
-        expect(held.first).toMatch(/^\d+:[0-9a-f]{12}$/);
-        expect(held.second).toBeNull();
-        const refused = await pressPay(fields, 'application/json');
         expect(refused.status).toBe(409);
-        expect(JSON.parse(refused.body).error).toMatch(/already being prepared/);
+        expect(refused.body.error).toMatch(/already being prepared/);
         expect(await moduleRows()).toEqual([]);
-        // A lock left behind by a request that died expires and is taken over.
-        const takenOver = await whmcs.driver<string | null>(`
-          require_once ROOTDIR . '/modules/gateways/cryptocheckout/autoload.php';
-          WHMCS\\Database\\Capsule::table('mod_cryptocheckout_settings')->where('setting', 'lock:pay:${invoiceId}')->update(['value' => '1:dead']);
-          echo json_encode((new CryptoCheckout\\Whmcs\\TransactionStore())->acquireLock('pay:${invoiceId}', 60));
-        `);
-        expect(takenOver).toMatch(/^\d+:[0-9a-f]{12}$/);
+
+        // A claim left by a request that died is taken over after its lease.
+        await ageClaims(61);
+        const { code } = await startCheckout(invoiceId);
+        expect((await moduleRows()).map((row) => row.transaction_code)).toEqual([code]);
+        expect(await claims()).toEqual([]);
       });
 
       it('creates the checkout on the first press and reuses it on the next', async () => {
@@ -314,12 +418,11 @@ for (const version of PHP_VERSIONS) {
         const first = await pressPay(fields);
         expect(first.status, first.body + first.stderr).toBe(303);
         const location = first.headers.location as string;
-        expect(location.startsWith(`${server.url}/pay/`)).toBe(true);
+        expect(location.startsWith(`${service.url}/pay/`)).toBe(true);
         const rows = await moduleRows();
         expect(rows).toHaveLength(1);
         const code = rows[0]?.transaction_code as string;
-        const tx = await serverTransaction(code);
-        expect(tx).toMatchObject({
+        expect(await service.transaction(code)).toMatchObject({
           fiat_amount: 25,
           fiat_currency: 'EUR',
           external_reference: `whmcs-invoice-${invoiceId}`,
@@ -330,7 +433,14 @@ for (const version of PHP_VERSIONS) {
         const second = await pressPay(formFields(await viewInvoice(invoiceId)));
         expect(second.headers.location).toBe(location);
         expect(await moduleRows()).toHaveLength(1);
-        expect(await viewInvoice(invoiceId)).toContain('>Continue payment</button>');
+        const html = await viewInvoice(invoiceId);
+        expect(html).toContain('>Continue payment</button>');
+        expect(statusBox(html).status).toMatchObject({
+          state: 'awaiting_payment',
+          terminal: false,
+          checkout_url: location,
+        });
+        expect(html).toContain(`class="button cryptocheckout-status__pay" href="${location}"`);
 
         const json = await pressPay(fields, 'application/json');
         expect(JSON.parse(json.body)).toMatchObject({
@@ -382,8 +492,8 @@ for (const version of PHP_VERSIONS) {
           base_currency: 'EUR',
         });
         const { code } = await startCheckout(invoiceId);
-        expect(await serverTransaction(code)).toMatchObject({ fiat_amount: 27.78, fiat_currency: 'USD' });
-        await sandboxPay(code, 'full');
+        expect(await service.transaction(code)).toMatchObject({ fiat_amount: 27.78, fiat_currency: 'USD' });
+        await service.pay(code, 'full');
         const state = await waitFor(
           () => invoiceState(invoiceId),
           (s) => s.invoice.status === 'Paid',
@@ -393,13 +503,33 @@ for (const version of PHP_VERSIONS) {
           expect.objectContaining({ transid: code, amountin: '25.00', gateway: 'cryptocheckout' }),
         ]);
       });
+
+      it('pays the invoice instead of opening a second checkout when the expired one was paid at the service (webhook lost)', async () => {
+        const { invoiceId, code } = await expiredWithoutWebhook(async (invoice, expired) => {
+          expect((await moduleRows())[0]?.state).toBe('cancelled');
+          const fields = formFields(await viewInvoice(invoice));
+          // The client pays the old checkout after all; its webhook never arrives.
+          await service.pay(expired, 'full');
+          await waitForStatus(expired, 'settled');
+          const pressed = await pressPay(fields, 'application/json');
+          expect(pressed.status, pressed.body + pressed.stderr).toBe(200);
+          expect(JSON.parse(pressed.body)).toEqual({
+            invoice_url: expect.stringMatching(new RegExp(`/viewinvoice\\.php\\?id=${invoice}$`)),
+            paid: true,
+          });
+        });
+        const state = await invoiceState(invoiceId);
+        expect(state.invoice.status).toBe('Paid');
+        expect(state.payments).toEqual([expect.objectContaining({ transid: code, amountin: '25.00' })]);
+        expect(await moduleRows()).toHaveLength(1);
+      });
     });
 
     describe('webhook', () => {
       it('pays the invoice once from the verified lookup, however often the webhook comes', async () => {
         const invoiceId = await install();
         const { code } = await startCheckout(invoiceId);
-        await sandboxPay(code, 'full');
+        await service.pay(code, 'full');
         await waitFor(
           () => invoiceState(invoiceId),
           (s) => s.invoice.status === 'Paid',
@@ -407,68 +537,171 @@ for (const version of PHP_VERSIONS) {
         );
         const body = await settledWebhookBody(code);
         const replays = await Promise.all([postWebhook(body), postWebhook(body), postWebhook(body)]);
-        for (const replay of replays) expect(replay.status).toBe(200);
+        for (const replay of replays) {
+          expect(replay.status, replay.body + replay.stderr).toBe(200);
+          expect(JSON.parse(replay.body)).toEqual({ status: 'success', data: { result: 'unchanged' } });
+        }
         await runCron();
         const state = await invoiceState(invoiceId);
         expect(state.payments).toHaveLength(1);
         expect(state.payments[0]).toMatchObject({ transid: code, amountin: '25.00' });
-        expect(state.gatewaylog.filter((entry) => entry.result === 'Success')).toHaveLength(1);
-        expect((await moduleRows())[0]?.state).toBe('paid');
-        const status = await pressPay(formFields(await viewInvoice(invoiceId)), 'application/json');
-        expect(status.status).toBe(409);
+        expect(results(state).filter((result) => result === 'Success')).toHaveLength(1);
+        expect((await moduleRows())[0]).toMatchObject({
+          state: 'paid',
+          resolution: 'booked',
+          applied_action: 'mark_paid',
+        });
+        const again = await pressPay(formFields(await viewInvoice(invoiceId)), 'application/json');
+        expect(again.status).toBe(409);
       });
 
-      it('applies the payment once when two checks race with the same stale view of the checkout', async () => {
-        const { invoiceId, code } = await invoiceSettledWithoutWebhook();
-        // Both "requests" read the row before either acts, as a webhook and the cron would when
-        // they arrive together; only the conditional state change decides who applies it.
-        const outcomes = await whmcs.driver<Array<{ action: string; state: string }>>(`
-          require_once ROOTDIR . '/modules/gateways/cryptocheckout/autoload.php';
-          $gateway = new CryptoCheckout\\Whmcs\\Gateway(getGatewayVariables('cryptocheckout'));
-          $first = $gateway->store()->findByCode(${php(code)});
-          $second = $gateway->store()->findByCode(${php(code)});
-          echo json_encode([$gateway->reconciliation()->run($first), $gateway->reconciliation()->run($second)]);
-        `);
-        expect(outcomes.map((outcome) => outcome.action)).toEqual(['mark_paid', 'mark_paid']);
-        expect(outcomes.map((outcome) => outcome.state)).toEqual(['paid', 'paid']);
-        const state = await invoiceState(invoiceId);
-        expect(state.invoice.status).toBe('Paid');
-        expect(state.payments).toHaveLength(1);
-        expect(state.gatewaylog.filter((entry) => entry.result === 'Success')).toHaveLength(1);
-
-        // The lock itself: of two changes made from the same observed state, only the first wins.
-        const wins = await whmcs.driver<boolean[]>(`
-          require_once ROOTDIR . '/modules/gateways/cryptocheckout/autoload.php';
-          $store = new CryptoCheckout\\Whmcs\\TransactionStore();
-          $row = $store->findByCode(${php(code)});
-          echo json_encode([
-            $store->transition((int) $row->id, 'paid', 'late_payment_review', 'first'),
-            $store->transition((int) $row->id, 'paid', 'late_payment_review', 'second'),
-          ]);
-        `);
-        expect(wins).toEqual([true, false]);
-      });
-
-      it('ignores forged and malformed callbacks', async () => {
+      it('ignores forged and malformed callbacks, in the service envelope', async () => {
         const invoiceId = await install();
         const { code } = await startCheckout(invoiceId);
         const forged = await postWebhook({ ...(await settledWebhookBody(code)), received_usd: 1000 });
         expect(forged.status).toBe(200);
-        expect(JSON.parse(forged.body)).toEqual({ received: true, state: 'awaiting_payment' });
+        expect(JSON.parse(forged.body)).toEqual({ status: 'success', data: { result: 'unchanged' } });
         const unknown = await postWebhook({
           ...(await settledWebhookBody(code)),
           transaction_code: '3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f',
         });
-        expect(unknown.status).toBe(202);
+        expect(unknown.status).toBe(200);
+        expect(JSON.parse(unknown.body)).toEqual({ status: 'success', data: { result: 'ignored' } });
         const malformed = await postWebhook('{"event":"transaction.settled"');
         expect(malformed.status).toBe(400);
+        expect(JSON.parse(malformed.body)).toMatchObject({
+          status: 'error',
+          error: { code: 'invalid_request' },
+        });
+        const get = await whmcs.request({ method: 'GET' });
+        expect(get.status).toBe(405);
+        expect(get.headers.allow).toBe('POST');
         const state = await invoiceState(invoiceId);
         expect(state.invoice.status).toBe('Unpaid');
         expect(state.payments).toEqual([]);
-        expect(state.gatewaylog.map((entry) => entry.result)).toEqual([
-          'Ignored: unknown transaction',
-          'Ignored: invalid webhook',
+        expect(state.gatewaylog.map((entry) => [entry.result, entry.data.split('\n')[0]])).toEqual([
+          ['Warning', 'message => Webhook for a transaction no order of this shop holds; ignored.'],
+          ['Warning', expect.stringMatching(/^message => Webhook refused: /)],
         ]);
+      });
+
+      it('answers 503 when the service cannot be asked, and records the attempt', async () => {
+        const invoiceId = await install();
+        const { code } = await startCheckout(invoiceId);
+        await whmcs.driver(`
+          WHMCS\\Database\\Capsule::table('mod_cryptocheckout_transactions')->update(['service_url' => 'http://127.0.0.1:9', 'checked_at' => null]);
+          echo json_encode(true);
+        `);
+        const response = await postWebhook(await settledWebhookBody(code));
+        expect(response.status).toBe(503);
+        expect(JSON.parse(response.body)).toMatchObject({ status: 'error', error: { code: 'unavailable' } });
+        expect((await moduleRows())[0]?.checked_at).not.toBeNull();
+        const state = await invoiceState(invoiceId);
+        expect(state.payments).toEqual([]);
+        expect(
+          state.gatewaylog.some((entry) => entry.data.includes('Looking up the transaction failed')),
+        ).toBe(true);
+      });
+
+      it("runs WHMCS's checkCbInvoiceID for the invoice of a known code", async () => {
+        const invoiceId = await install();
+        const { code } = await startCheckout(invoiceId);
+        await whmcs.driver(
+          `WHMCS\\Database\\Capsule::table('tblinvoices')->where('id', ${invoiceId})->delete(); echo json_encode(true);`,
+        );
+        const response = await postWebhook(await settledWebhookBody(code));
+        expect(response.status).toBe(200);
+        expect(response.body).not.toContain('"status"');
+        const log = await whmcs.driver<Array<{ result: string }>>(
+          `echo json_encode(WHMCS\\Database\\Capsule::table('tblgatewaylog')->get()->all());`,
+        );
+        expect(log.map((entry) => entry.result)).toEqual(['Invoice ID Not Found']);
+      });
+    });
+
+    describe('claims, failures and crashes', () => {
+      it("swaps the invoice's claim marker atomically, and a held claim keeps the cron away", async () => {
+        const { invoiceId } = await invoiceSettledWithoutWebhook();
+        const swaps = await whmcs.driver<unknown[]>(`
+          ${AUTOLOAD}
+          $port = (new CryptoCheckout\\Whmcs\\Gateway(getGatewayVariables('cryptocheckout')))->port();
+          echo json_encode([
+            $port->swapClaim('77', null, 'a|x|1|t'),
+            $port->swapClaim('77', null, 'b|x|1|t'),
+            $port->readClaim('77'),
+            $port->swapClaim('77', 'b|x|1|t', null),
+            $port->swapClaim('77', 'a|x|1|t', 'c|x|1|t'),
+            $port->swapClaim('77', 'a|x|1|t', null),
+            $port->swapClaim('77', 'c|x|1|t', null),
+            $port->readClaim('77'),
+          ]);
+        `);
+        expect(swaps).toEqual([true, false, 'a|x|1|t', false, true, false, true, null]);
+
+        await whmcs.driver(`
+          ${AUTOLOAD}
+          (new CryptoCheckout\\Whmcs\\Gateway(getGatewayVariables('cryptocheckout')))->port()->swapClaim('${invoiceId}', null, 'mark_paid|x|' . time() . '|other');
+          echo json_encode(true);
+        `);
+        await runCron();
+        expect((await invoiceState(invoiceId)).payments).toEqual([]);
+        await whmcs.driver(
+          `WHMCS\\Database\\Capsule::table('mod_cryptocheckout_settings')->where('setting', 'claim:${invoiceId}')->delete(); echo json_encode(true);`,
+        );
+        await runCron();
+        expect((await invoiceState(invoiceId)).payments).toHaveLength(1);
+      });
+
+      it('completes a run that failed right after addInvoicePayment on the next cron, with exactly one payment', async () => {
+        const { invoiceId, code } = await invoiceSettledWithoutWebhook();
+        // The Gateway Log write that follows the booking fails once.
+        await whmcs.driver(
+          `harness_fail_once('logTransaction', 'Success'); harness_run_cron(); echo json_encode(true);`,
+        );
+        let state = await invoiceState(invoiceId);
+        expect(state.payments).toEqual([expect.objectContaining({ transid: code, amountin: '25.00' })]);
+        expect(state.invoice.status).toBe('Paid');
+        expect(await claims()).toEqual([]);
+
+        await ageChecks(61);
+        await runCron();
+        state = await invoiceState(invoiceId);
+        expect(state.invoice.status).toBe('Paid');
+        expect(state.payments).toHaveLength(1);
+        expect(results(state).filter((result) => result === 'Success')).toHaveLength(1);
+        expect((await moduleRows())[0]).toMatchObject({ resolution: 'booked', applied_action: 'mark_paid' });
+        await ageChecks(3600);
+        await runCron();
+        expect((await invoiceState(invoiceId)).payments).toHaveLength(1);
+      });
+
+      it('completes a run whose process died right after addInvoicePayment once its claim has lapsed', async () => {
+        const { invoiceId, code } = await invoiceSettledWithoutWebhook();
+        await expect(
+          whmcs.driver(
+            `harness_fail_once('addInvoicePayment', ${php(code)}, 'fatal'); harness_run_cron(); echo json_encode(true);`,
+          ),
+        ).rejects.toThrow(/process died/);
+        let state = await invoiceState(invoiceId);
+        expect(state.payments).toHaveLength(1);
+        expect(await claims()).toEqual([expect.objectContaining({ setting: `claim:${invoiceId}` })]);
+
+        // Within the lease the claim still stands for a live run: the cron leaves the invoice alone.
+        await ageChecks(61);
+        await runCron();
+        expect(await claims()).toHaveLength(1);
+        expect((await moduleRows())[0]?.resolution).toBeNull();
+
+        await ageClaims(61);
+        await runCron();
+        state = await invoiceState(invoiceId);
+        expect(state.invoice.status).toBe('Paid');
+        expect(state.payments).toEqual([expect.objectContaining({ transid: code, amountin: '25.00' })]);
+        expect(await claims()).toEqual([]);
+        expect((await moduleRows())[0]).toMatchObject({ resolution: 'booked' });
+        expect(
+          state.gatewaylog.some((entry) => entry.data.includes('Completing the work of an interrupted run')),
+        ).toBe(true);
       });
     });
 
@@ -482,47 +715,91 @@ for (const version of PHP_VERSIONS) {
         const state = await invoiceState(invoiceId);
         expect(state.invoice.status).toBe('Paid');
         expect(state.payments).toHaveLength(1);
+        await ageChecks(3600);
         await runCron();
         expect((await invoiceState(invoiceId)).payments).toHaveLength(1);
       });
 
-      it('serves the status widget, and checks the checkout when the buyer returns', async () => {
+      it('selects due checkouts in the query, in the order of the kernel reference (PollPolicy::select)', async () => {
+        await install();
+        const picked = await whmcs.driver<{ port: string[][]; reference: string[][] }>(`
+          ${AUTOLOAD}
+          use CryptoCheckout\\Whmcs\\TransactionStore;
+          use CryptoCheckout\\Whmcs\\Vendor\\Client\\Kernel\\PollPolicy;
+          use CryptoCheckout\\Whmcs\\Vendor\\Client\\Kernel\\StoredCheckout;
+          $gateway = new CryptoCheckout\\Whmcs\\Gateway(getGatewayVariables('cryptocheckout'));
+          $store = $gateway->store();
+          $now = time();
+          $checked = [null, $now - 30, $now - 120, $now - 900, $now - 5000];
+          $expires = [$now + 1800, $now - 1800, $now - 30 * 3600];
+          $resolutions = [null, null, null, 'booked', 'flagged'];
+          $n = 0;
+          foreach ($checked as $c) {
+            foreach ($expires as $e) {
+              foreach ([0, 1] as $r) {
+                $n++;
+                $store->insert([
+                  'invoice_id' => 1000 + $n, 'transaction_code' => sprintf('00000000-0000-4000-8000-%012d', $n),
+                  'checkout_url' => 'x', 'service_url' => 'x', 'fiat_amount' => '1.00', 'fiat_currency' => 'EUR',
+                  'invoice_amount' => '1.00', 'invoice_currency' => 'EUR', 'wallet_address' => 'x', 'wallet_currency' => 'USDC',
+                  'wallet_network' => 'POLYGON', 'state' => 'awaiting_payment',
+                  'expires_at' => TransactionStore::time($e), 'watch_until' => TransactionStore::time(StoredCheckout::watchDeadline($e)),
+                  'checked_at' => TransactionStore::time($c), 'resolution' => $resolutions[($n * 7) % 5],
+                  'created_at' => TransactionStore::time($now - 7200 + $n * 60),
+                ]);
+              }
+            }
+          }
+          $entries = [];
+          foreach (WHMCS\\Database\\Capsule::table(TransactionStore::TABLE)->get() as $row) {
+            $entries[] = [(string) $row->invoice_id, StoredCheckout::fromArray($row)];
+          }
+          $policy = new PollPolicy(7);
+          echo json_encode(['port' => $gateway->port()->dueCheckouts($policy, $now), 'reference' => $policy->select($entries, $now)]);
+        `);
+        expect(picked.port).toHaveLength(7);
+        expect(picked.port).toEqual(picked.reference);
+      });
+
+      it('serves the status box its BuyerStatus, and checks the checkouts when the client looks at the invoice', async () => {
         const invoiceId = await install();
-        const html = await viewInvoice(invoiceId);
-        const statusUrl = new URL(
-          (/data-status-url="([^"]+)"/.exec(html)?.[1] as string).replace(/&amp;/g, '&'),
-        );
+        const statusUrl = new URL(statusBox(await viewInvoice(invoiceId)).statusUrl);
         const query = Object.fromEntries(statusUrl.searchParams);
-        const status = async () => JSON.parse((await whmcs.request({ method: 'GET', query })).body);
-        expect(await status()).toEqual({ invoice_status: 'Unpaid', state: '', message: '', terminal: true });
+        const status = async () => {
+          const response = await whmcs.request({ method: 'GET', query });
+          expect(response.status, response.body + response.stderr).toBe(200);
+          return JSON.parse(response.body) as { status: string; data: BuyerStatus };
+        };
+        expect(await status()).toEqual({
+          status: 'success',
+          data: { state: 'awaiting_payment', message: '', terminal: true, checkout_url: null },
+        });
         const forged = await whmcs.request({
           method: 'GET',
           query: { ...query, invoice: String(invoiceId + 1) },
         });
         expect(forged.status).toBe(403);
+        expect(JSON.parse(forged.body)).toMatchObject({
+          status: 'error',
+          error: { code: 'forbidden', field: 'token' },
+        });
 
         await loseWebhooks();
-        const { code } = await startCheckout(invoiceId);
-        expect(await status()).toMatchObject({
-          invoice_status: 'Unpaid',
+        const { code, url } = await startCheckout(invoiceId);
+        expect((await status()).data).toEqual({
           state: 'awaiting_payment',
+          message: 'Waiting for your payment. This page updates by itself.',
           terminal: false,
+          checkout_url: url,
         });
-        await sandboxPay(code, 'full');
-        await waitFor(
-          () => serverTransaction(code),
-          (tx) => tx.status === 'settled',
-          'settlement',
-        );
-        await whmcs.driver(`
-          WHMCS\\Database\\Capsule::table('mod_cryptocheckout_transactions')->update(['checked_at' => null]);
-          echo json_encode(true);
-        `);
-        expect(await status()).toEqual({
-          invoice_status: 'Paid',
+        await service.pay(code, 'full');
+        await waitForStatus(code, 'settled');
+        await ageChecks(10);
+        expect((await status()).data).toEqual({
           state: 'paid',
           message: 'Payment received. Thank you!',
           terminal: true,
+          checkout_url: null,
         });
         expect((await invoiceState(invoiceId)).payments).toHaveLength(1);
       });
@@ -532,34 +809,30 @@ for (const version of PHP_VERSIONS) {
       it('holds an underpaid invoice unpaid with a note for the admin', async () => {
         const invoiceId = await install();
         const { code } = await startCheckout(invoiceId);
-        await sandboxPay(code, 'partial');
-        await waitFor(
-          () => serverTransaction(code),
-          (tx) => tx.status === 'underpaid',
-          'underpayment',
-        );
+        await service.pay(code, 'partial');
+        await waitForStatus(code, 'underpaid');
         await runCron();
+        await ageChecks(61);
         await runCron();
         const state = await invoiceState(invoiceId);
         expect(state.invoice.status).toBe('Unpaid');
         expect(state.payments).toEqual([]);
-        expect(state.gatewaylog.filter((entry) => entry.result === 'Underpaid')).toHaveLength(1);
+        expect(results(state).filter((result) => result === 'Underpaid')).toHaveLength(1);
         expect(state.notes).toHaveLength(1);
         expect(state.notes[0]?.note).toMatch(
           new RegExp(`^Invoice #${invoiceId}: Crypto Checkout: received .* USD is still due`),
         );
         expect(state.notes[0]?.sticky).toBe('1');
         expect((await moduleRows())[0]?.state).toBe('underpaid');
-        expect(await viewInvoice(invoiceId)).toContain('Part of the payment arrived');
+        expect(statusBox(await viewInvoice(invoiceId)).status).toMatchObject({
+          state: 'underpaid',
+          terminal: false,
+        });
 
         // The window closes with the partial payment held: no second checkout for the full amount.
-        now += 61 * 60 * 1000;
-        try {
-          await waitFor(
-            () => serverTransaction(code),
-            (tx) => tx.status === 'expired',
-            'expiry',
-          );
+        await afterExpiry(async () => {
+          await waitForStatus(code, 'expired');
+          await ageChecks(61);
           await runCron();
           expect((await moduleRows()).map((row) => row.state)).toEqual(['underpaid']);
           const again = await pressPay(formFields(await viewInvoice(invoiceId)), 'application/json');
@@ -567,63 +840,214 @@ for (const version of PHP_VERSIONS) {
           expect(JSON.parse(again.body).error).toMatch(/contact us/);
           expect(await moduleRows()).toHaveLength(1);
           expect((await invoiceState(invoiceId)).notes).toHaveLength(1);
-        } finally {
-          now = Date.now();
-        }
+        });
       });
 
-      it('releases an expired checkout so a new one can be started, and applies a late payment to an unpaid invoice', async () => {
+      it('pays the invoice on the cron when a checkout it had given up as expired is paid late and the webhook is lost', async () => {
+        const { invoiceId, code } = await expiredWithoutWebhook(async (invoice, expired) => {
+          expect(results(await invoiceState(invoice))).toEqual(['Expired']);
+          await service.pay(expired, 'full');
+          await waitForStatus(expired, 'settled');
+          await ageChecks(11 * 60);
+          await runCron();
+        });
+        const state = await invoiceState(invoiceId);
+        expect(state.invoice.status).toBe('Paid');
+        expect(state.payments).toEqual([expect.objectContaining({ transid: code, amountin: '25.00' })]);
+        expect(results(state)).toEqual(['Expired', 'Success (late payment)']);
+        expect(state.notes.map((note) => note.note)).toEqual([
+          expect.stringMatching(
+            new RegExp(`^Invoice #${invoiceId}: .*transaction ${code}\\), after the checkout had expired`),
+          ),
+        ]);
+        expect((await moduleRows())[0]).toMatchObject({ resolution: 'booked', last_status: 'settled' });
+      });
+
+      it('never books a payment on an invoice cancelled meanwhile: the admin is asked to review it', async () => {
         const invoiceId = await install();
         const { code } = await startCheckout(invoiceId);
-        now += 61 * 60 * 1000;
-        try {
-          await expireThenPayLate(invoiceId, code);
-        } finally {
-          now = Date.now();
-        }
+        await whmcs.driver(
+          `WHMCS\\Database\\Capsule::table('tblinvoices')->where('id', ${invoiceId})->update(['status' => 'Cancelled']); echo json_encode(true);`,
+        );
+        await service.pay(code, 'full');
+        const state = await waitFor(
+          () => invoiceState(invoiceId),
+          (s) => results(s).includes('Late Payment'),
+          'the review note',
+        );
+        expect(state.invoice.status).toBe('Cancelled');
+        expect(state.payments).toEqual([]);
+        expect(state.notes.map((note) => note.note)).toEqual([
+          expect.stringContaining('after the order was cancelled'),
+        ]);
+        expect((await moduleRows())[0]).toMatchObject({
+          state: 'late_payment_review',
+          resolution: 'flagged',
+        });
+      });
+
+      it('lets a new checkout start after expiry, books a late payment on the old one, and flags a second payment', async () => {
+        const invoiceId = await install();
+        const { code } = await startCheckout(invoiceId);
+        await afterExpiry(async () => {
+          await waitForStatus(code, 'expired');
+          await runCron();
+          await runCron();
+          let state = await invoiceState(invoiceId);
+          expect(state.invoice.status).toBe('Unpaid');
+          expect(results(state)).toEqual(['Expired']);
+          expect((await moduleRows())[0]?.state).toBe('cancelled');
+          expect(statusBox(await viewInvoice(invoiceId)).status).toMatchObject({
+            state: 'awaiting_payment',
+            terminal: true,
+            checkout_url: null,
+            message: expect.stringContaining('payment window has closed'),
+          });
+
+          const again = await startCheckout(invoiceId);
+          expect(again.code).not.toBe(code);
+          expect(await moduleRows()).toHaveLength(2);
+
+          // The client pays the first, expired checkout after all: still unpaid, so it is booked.
+          await service.pay(code, 'full');
+          state = await waitFor(
+            () => invoiceState(invoiceId),
+            (s) => s.invoice.status === 'Paid',
+            'the late payment',
+          );
+          expect(state.payments).toEqual([expect.objectContaining({ transid: code, amountin: '25.00' })]);
+          expect(results(state)).toContain('Success (late payment)');
+
+          // The second checkout, paid too, is only reported to the admin.
+          await service.pay(again.code, 'full');
+          state = await waitFor(
+            () => invoiceState(invoiceId),
+            (s) => results(s).includes('Extra Payment'),
+            'the extra payment note',
+          );
+          expect(state.payments).toHaveLength(1);
+          expect(
+            state.notes.some((note) => note.note.includes(again.code) && note.note.includes('already paid')),
+          ).toBe(true);
+          expect((await moduleRows()).map((row) => [row.resolution, row.applied_action])).toEqual([
+            ['booked', 'mark_paid'],
+            ['flagged', 'flag_extra_payment'],
+          ]);
+        });
       });
     });
 
-    async function expireThenPayLate(invoiceId: number, code: string): Promise<void> {
-      await waitFor(
-        () => serverTransaction(code),
-        (tx) => tx.status === 'expired',
-        'expiry',
-      );
-      await runCron();
-      let state = await invoiceState(invoiceId);
-      expect(state.invoice.status).toBe('Unpaid');
-      expect(state.gatewaylog.map((entry) => entry.result)).toContain('Expired');
-      expect((await moduleRows())[0]?.state).toBe('cancelled');
-      expect(await viewInvoice(invoiceId)).toContain('expired');
+    describe('upgrade of an install from before the kernel', () => {
+      /** The tables as module version 0.1 created them (SQLite spelling), with the given rows. */
+      const legacyInstall = (rows: string) =>
+        whmcs.driver(`
+          $pdo = WHMCS\\Database\\Capsule::connection()->getPdo();
+          $pdo->exec(${php(LEGACY_TABLE)});
+          $pdo->exec('CREATE TABLE mod_cryptocheckout_settings (setting VARCHAR(64) NOT NULL UNIQUE, value TEXT NOT NULL)');
+          foreach (json_decode(${php(rows)}, true) as $row) {
+            WHMCS\\Database\\Capsule::table('mod_cryptocheckout_transactions')->insert($row);
+          }
+          echo json_encode(true);
+        `);
 
-      const again = await startCheckout(invoiceId);
-      expect(again.code).not.toBe(code);
-      expect(await moduleRows()).toHaveLength(2);
+      function legacyRow(invoiceId: number, code: string, state: string, expiresAt: string) {
+        return {
+          invoice_id: invoiceId,
+          transaction_code: code,
+          checkout_url: `${service.url}/pay/${code}`,
+          fiat_amount: '25.00',
+          fiat_currency: 'EUR',
+          invoice_amount: '25.00',
+          invoice_currency: 'EUR',
+          wallet_address: WALLET,
+          wallet_currency: 'USDC',
+          wallet_network: 'POLYGON',
+          state,
+          note: null,
+          expires_at: expiresAt,
+          checked_at: null,
+          created_at: '2026-01-01 10:00:00',
+          updated_at: '2026-01-01 10:00:00',
+        };
+      }
 
-      // The buyer pays the first, expired checkout after all: still unpaid, so it is applied.
-      await sandboxPay(code, 'full');
-      state = await waitFor(
-        () => invoiceState(invoiceId),
-        (s) => s.invoice.status === 'Paid',
-        'the late payment',
-      );
-      expect(state.payments).toEqual([expect.objectContaining({ transid: code, amountin: '25.00' })]);
-      expect(state.gatewaylog.map((entry) => entry.result)).toContain('Success (late payment)');
-      expect(state.notes.some((note) => note.note.includes('after the order was cancelled'))).toBe(true);
+      it('adds the missing columns once, completes the old rows, and watches a checkout the old module had given up', async () => {
+        const invoiceId = await install();
+        // A checkout the old module marked cancelled, then paid on the service without a webhook.
+        const created = await fetch(`${service.url}/api/checkout`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            fiat_amount: '25.00',
+            fiat_currency: 'EUR',
+            external_reference: `whmcs-invoice-${invoiceId}`,
+            customer: { wallet_address: WALLET, crypto_currency: 'USDC', crypto_currency_network: 'POLYGON' },
+          }),
+        });
+        const checkout = (
+          (await created.json()) as { data: { transaction_code: string; expires_at: string } }
+        ).data;
+        await service.pay(checkout.transaction_code, 'full');
+        await waitForStatus(checkout.transaction_code, 'settled');
+        await legacyInstall(
+          JSON.stringify([
+            legacyRow(9001, '11111111-1111-4111-8111-111111111111', 'paid', '2026-01-01T11:00:00.000Z'),
+            legacyRow(
+              9002,
+              '22222222-2222-4222-8222-222222222222',
+              'late_payment_review',
+              '2026-01-01T11:00:00.000Z',
+            ),
+            legacyRow(invoiceId, checkout.transaction_code, 'cancelled', checkout.expires_at),
+          ]),
+        );
 
-      // The second checkout, paid too, is only logged for the admin.
-      await sandboxPay(again.code, 'full');
-      state = await waitFor(
-        () => invoiceState(invoiceId),
-        (s) => s.gatewaylog.some((entry) => entry.result === 'Late Payment: invoice not unpaid'),
-        'the review note',
-      );
-      expect(state.payments).toHaveLength(1);
-      expect(
-        state.notes.some((note) => note.note.includes(again.code) && note.note.includes('no longer unpaid')),
-      ).toBe(true);
-      expect((await moduleRows()).map((row) => row.state)).toEqual(['paid', 'late_payment_review']);
-    }
+        const upgraded = await whmcs.driver<{ version: string; columns: Record<string, boolean> }>(`
+          ${AUTOLOAD}
+          // Another request adds the first missing column at the same moment.
+          harness_before_schema_change(function () {
+            WHMCS\\Database\\Capsule::connection()->getPdo()->exec('ALTER TABLE mod_cryptocheckout_transactions ADD COLUMN service_url VARCHAR(2048) NULL');
+          });
+          $store = new CryptoCheckout\\Whmcs\\TransactionStore();
+          $columns = [];
+          foreach (['service_url', 'watch_until', 'last_status', 'received_usd', 'applied_action', 'resolution', 'notified_action'] as $column) {
+            $columns[$column] = WHMCS\\Database\\Capsule::schema()->hasColumn('mod_cryptocheckout_transactions', $column);
+          }
+          echo json_encode(['version' => $store->setting('schema_version'), 'columns' => $columns]);
+        `);
+        expect(upgraded.version).toBe('2');
+        expect(Object.values(upgraded.columns)).toEqual(Array(7).fill(true));
+        const rows = await moduleRows();
+        expect(
+          rows.map((row) => [row.expires_at, row.watch_until, row.resolution, row.applied_action]),
+        ).toEqual([
+          ['2026-01-01 11:00:00', '2026-01-02 12:00:00', 'booked', 'mark_paid'],
+          ['2026-01-01 11:00:00', '2026-01-02 12:00:00', 'flagged', 'hold_late_payment'],
+          [expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/), expect.any(String), null, null],
+        ]);
+
+        await runCron();
+        const state = await invoiceState(invoiceId);
+        expect(state.invoice.status).toBe('Paid');
+        expect(state.payments).toEqual([
+          expect.objectContaining({ transid: checkout.transaction_code, amountin: '25.00' }),
+        ]);
+      });
+
+      it('tolerates another request creating the tables at the same moment', async () => {
+        await install();
+        const created = await whmcs.driver<{ version: string | null; tables: boolean[] }>(`
+          ${AUTOLOAD}
+          harness_before_schema_change(function () {
+            // The other request runs the whole first use while this one is about to create the table.
+            new CryptoCheckout\\Whmcs\\TransactionStore();
+          });
+          $store = new CryptoCheckout\\Whmcs\\TransactionStore();
+          $schema = WHMCS\\Database\\Capsule::schema();
+          echo json_encode(['version' => $store->setting('schema_version'), 'tables' => [$schema->hasTable('mod_cryptocheckout_transactions'), $schema->hasTable('mod_cryptocheckout_settings')]]);
+        `);
+        expect(created).toEqual({ version: '2', tables: [true, true] });
+      });
+    });
   });
 }

@@ -1,18 +1,12 @@
 /**
- * Invoice page script of the Crypto Checkout WHMCS module: opens the checkout over the invoice in
- * embedded mode, and keeps the payment status line up to date from the module's status endpoint.
- * Either way the invoice is paid by the server (webhook, cron, status check), never by this script.
+ * Invoice page script of the Crypto Checkout WHMCS module: keeps the payment status box (the
+ * kernel's StatusWidgetMarkup, through the shared widget) up to date, and in embedded mode opens
+ * the checkout over the invoice when the buyer presses the pay button. Either way the invoice is
+ * paid by the server (webhook, cron, status check), never by this script.
  */
-import { createStatusPoller, openCheckoutModal, type StatusPoller } from '@cryptocheckout/core';
+import { mountStatusWidget, STATUS_WIDGET_SELECTOR, type StatusWidget } from '@cryptocheckout/core/browser';
 
-/** What the module's status endpoint answers. */
-export interface InvoiceStatus {
-  invoice_status: string;
-  state: string;
-  message: string;
-  terminal: boolean;
-}
-
+/** What the module's pay endpoint answers to a script (Accept: application/json). */
 interface PayAnswer {
   checkout_url?: string;
   invoice_url?: string;
@@ -24,64 +18,34 @@ export interface InvoiceScriptOptions {
   document: Document;
   window: Window;
   fetch: typeof fetch;
-  /** Poll interval of the status line (ms). */
+  /** Poll interval of the status box (ms). */
   intervalMs?: number;
 }
 
-const OPEN_STATES = ['awaiting_payment', 'underpaid'];
-
-function isInvoiceStatus(value: unknown): value is InvoiceStatus {
-  if (typeof value !== 'object' || value === null) return false;
-  const candidate = value as Record<string, unknown>;
-  return (
-    typeof candidate.invoice_status === 'string' &&
-    typeof candidate.state === 'string' &&
-    typeof candidate.message === 'string' &&
-    typeof candidate.terminal === 'boolean'
-  );
-}
-
-/** Wires every Crypto Checkout block on the page; returns the pollers it started, for tests. */
-export function initInvoicePage(options: InvoiceScriptOptions): StatusPoller[] {
+/** Wires every Crypto Checkout block on the page; returns the status widgets it mounted, for tests. */
+export function initInvoicePage(options: InvoiceScriptOptions): StatusWidget[] {
   const { document: doc, window: win } = options;
-  const pollers: StatusPoller[] = [];
+  const widgets: StatusWidget[] = [];
   for (const block of Array.from(doc.querySelectorAll<HTMLElement>('[data-cryptocheckout]'))) {
     const form = block.querySelector<HTMLFormElement>('form[data-cryptocheckout-pay]');
-    const line = block.querySelector<HTMLElement>('[data-cryptocheckout-status]');
-    const statusUrl = line?.getAttribute('data-status-url') ?? '';
-    let poller: StatusPoller | undefined;
-
-    const startPolling = () => {
-      if (line === null || statusUrl === '' || poller?.running) return;
-      const initialPaid = line.getAttribute('data-state') === 'paid';
-      poller = createStatusPoller<InvoiceStatus>({
-        fetchStatus: async (signal) => {
-          const response = await options.fetch(statusUrl, {
-            signal,
-            headers: { Accept: 'application/json' },
-            credentials: 'same-origin',
+    const embedded = form?.getAttribute('data-mode') === 'embedded';
+    const box = block.querySelector<HTMLElement>(STATUS_WIDGET_SELECTOR);
+    const paidOnLoad = box?.getAttribute('data-state') === 'paid';
+    const widget =
+      box === null
+        ? null
+        : mountStatusWidget(box, {
+            fetch: options.fetch,
+            intervalMs: options.intervalMs,
+            payInModal: embedded,
+            // WHMCS shows the paid invoice (receipt, "Paid" stamp) only on a fresh page.
+            onUpdate: (status) => {
+              if (status.state === 'paid' && !paidOnLoad) win.location.reload();
+            },
           });
-          const body: unknown = await response.json();
-          if (!response.ok || !isInvoiceStatus(body))
-            throw new Error(`status endpoint answered ${response.status}`);
-          return body;
-        },
-        isTerminal: (status) => status.terminal,
-        onUpdate: (status) => {
-          line.textContent = status.message;
-          line.setAttribute('data-state', status.state);
-          if (status.invoice_status === 'Paid' && !initialPaid) win.location.reload();
-        },
-        document: doc,
-        ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
-      });
-      poller.start();
-      pollers.push(poller);
-    };
+    if (widget !== null) widgets.push(widget);
 
-    if (OPEN_STATES.includes(line?.getAttribute('data-state') ?? '')) startPolling();
-
-    if (form === null || form.getAttribute('data-mode') !== 'embedded') continue;
+    if (form === null || !embedded) continue;
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       const button = form.querySelector<HTMLButtonElement>('button[type="submit"]');
@@ -99,30 +63,16 @@ export function initInvoicePage(options: InvoiceScriptOptions): StatusPoller[] {
         })
         .then(async (response) => {
           const answer = (await response.json()) as PayAnswer;
+          if (button) button.disabled = false;
           if (answer.checkout_url) {
-            try {
-              openCheckoutModal({
-                checkoutUrl: answer.checkout_url,
-                document: doc,
-                window: win,
-                onSettled: () => startPolling(),
-                onClosed: () => {
-                  if (button) button.disabled = false;
-                  startPolling();
-                },
-              });
-            } catch {
-              win.location.assign(answer.checkout_url);
-            }
-            startPolling();
+            if (!widget?.openModal(answer.checkout_url)) win.location.assign(answer.checkout_url);
             return;
           }
           if (answer.paid && answer.invoice_url) {
             win.location.assign(answer.invoice_url);
             return;
           }
-          if (line) line.textContent = answer.error ?? 'The payment could not be started. Please try again.';
-          if (button) button.disabled = false;
+          showProblem(block, answer.error ?? 'The payment could not be started. Please try again.');
         })
         .catch(() => {
           // Without an answer, fall back to the plain form post (the endpoint redirects).
@@ -130,7 +80,19 @@ export function initInvoicePage(options: InvoiceScriptOptions): StatusPoller[] {
         });
     });
   }
-  return pollers;
+  return widgets;
+}
+
+/** Shows why the payment could not be started, below the pay button. */
+function showProblem(block: HTMLElement, text: string): void {
+  let problem = block.querySelector<HTMLElement>('.cryptocheckout-problem');
+  if (problem === null) {
+    problem = block.ownerDocument.createElement('p');
+    problem.className = 'cryptocheckout-problem';
+    problem.setAttribute('role', 'alert');
+    block.querySelector('form')?.after(problem);
+  }
+  problem.textContent = text;
 }
 
 if (typeof window !== 'undefined' && typeof document !== 'undefined') {

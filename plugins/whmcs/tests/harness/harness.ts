@@ -6,13 +6,16 @@
  * the callback file over real HTTP (the bridge) so the reference server can deliver webhooks.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { copyPhpClient } from '@cryptocheckout/php-client/copy-into-plugin';
-import { createPhp, type PhpSandbox, type PhpVersion } from '../../../../packages/php-testkit/src/index.js';
+import {
+  createPhp,
+  type PhpSandbox,
+  type PhpVersion,
+  startHttpBridge,
+} from '../../../../packages/php-testkit/src/index.js';
 
 export const WHMCS_VERSION = '8.13';
 export const PLUGIN_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -153,38 +156,18 @@ export async function bootWhmcs(
  * reference server's webhooks reach the module through this.
  */
 export async function startBridge(whmcs: Whmcs): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://bridge');
-      if (url.pathname !== `/${CALLBACK_PATH}`) {
-        res.writeHead(404).end();
-        return;
-      }
-      const body = Buffer.concat(chunks).toString('utf8');
-      whmcs
-        .request({
-          method: req.method === 'POST' ? 'POST' : 'GET',
-          query: Object.fromEntries(url.searchParams),
-          ...(req.method === 'POST' ? { body } : {}),
-          contentType: req.headers['content-type'] ?? '',
-          accept: req.headers.accept ?? '*/*',
-        })
-        .then((response) => {
-          res.writeHead(response.status, response.headers).end(response.body);
-        })
-        .catch((error: unknown) => {
-          res.writeHead(500).end(String(error));
-        });
+  const bridge = await startHttpBridge(async (request) => {
+    if (request.url.pathname !== `/${CALLBACK_PATH}`) return { status: 404, headers: {}, body: '' };
+    const post = request.method === 'POST';
+    return whmcs.request({
+      method: post ? 'POST' : 'GET',
+      query: Object.fromEntries(request.url.searchParams),
+      ...(post ? { body: request.body.toString('utf8') } : {}),
+      contentType: request.headers['content-type'] ?? '',
+      accept: request.headers.accept ?? '*/*',
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return { url: `${bridge.url}/`, close: () => bridge.close() };
 }
 
 /** A quoted PHP string literal. */

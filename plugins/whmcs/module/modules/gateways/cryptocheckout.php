@@ -2,10 +2,11 @@
 /**
  * Crypto Checkout gateway module for WHMCS 8.x (PHP 7.4 or later).
  *
- * The invoice's pay button posts to the module's endpoint (the callback file), which creates or
- * reuses the invoice's checkout on the Crypto Checkout service. Invoices are paid from the
- * service's authoritative transaction lookup, triggered by the webhook, the cron hook
- * (includes/hooks/cryptocheckout.php) and the buyer's return to the invoice.
+ * An adapter over the Crypto Checkout plugin kernel (lib/Vendor/Client/Kernel): the invoice's pay
+ * button posts to the module's endpoint (the callback file), which opens the invoice's checkout on
+ * the Crypto Checkout service. Invoices are paid from the service's authoritative transaction
+ * lookup, triggered by the webhook, the cron hook (includes/hooks/cryptocheckout.php) and the
+ * client's return to the invoice.
  */
 
 declare(strict_types=1);
@@ -32,9 +33,9 @@ function cryptocheckout_config()
 {
     $problems = [];
     if (\CryptoCheckout\Whmcs\Gateway::isActivated()) {
-        $problems = \CryptoCheckout\Whmcs\Gateway::fromSavedSettings()->settings->problems();
+        $problems = \CryptoCheckout\Whmcs\Gateway::fromSavedSettings()->settings->errors();
     }
-    return \CryptoCheckout\Whmcs\ConfigForm::fields($problems);
+    return \CryptoCheckout\Whmcs\ConfigForm::fields(array_values($problems));
 }
 
 /**
@@ -45,7 +46,7 @@ function cryptocheckout_config()
  */
 function cryptocheckout_config_validate($params)
 {
-    $problems = \CryptoCheckout\Whmcs\Settings::fromParams($params)->problems();
+    $problems = \CryptoCheckout\Whmcs\Settings::fromParams($params)->errors();
     if ($problems !== []) {
         throw new \WHMCS\Exception\Module\InvalidConfiguration(implode(' ', $problems));
     }

@@ -96,6 +96,30 @@ final class Blueprint
         return $statements;
     }
 
+    /**
+     * ALTER TABLE statements adding every column defined, one per statement as SQLite needs (a
+     * NOT NULL column without a default is refused there, as strict MySQL would refuse it).
+     *
+     * @return array<int, string>
+     */
+    public function toAlterSql(): array
+    {
+        $statements = [];
+        foreach ($this->columns as $column) {
+            $statements[] = 'ALTER TABLE "' . $this->table . '" ADD COLUMN ' . $column->toSql();
+            if ($column->isUnique()) {
+                $this->indexes[] = ['UNIQUE INDEX', [$column->getName()]];
+            }
+            if ($column->isIndexed()) {
+                $this->indexes[] = ['INDEX', [$column->getName()]];
+            }
+        }
+        foreach ($this->indexes as [$kind, $columns]) {
+            $statements[] = sprintf('CREATE %s "%s_%s" ON "%s" ("%s")', $kind, $this->table, implode('_', $columns), $this->table, implode('", "', $columns));
+        }
+        return $statements;
+    }
+
     private function add(string $name, string $type): ColumnDefinition
     {
         $column = new ColumnDefinition($name, $type);

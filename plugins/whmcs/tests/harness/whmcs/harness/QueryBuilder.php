@@ -11,6 +11,8 @@ final class QueryBuilder
     private $connection;
     /** @var string */
     private $table;
+    /** @var string */
+    private $tableName;
     /** @var array<int, string> */
     private $wheres = [];
     /** @var array<int, mixed> */
@@ -23,25 +25,64 @@ final class QueryBuilder
     public function __construct(Connection $connection, string $table)
     {
         $this->connection = $connection;
+        $this->tableName = $table;
         $this->table = self::identifier($table);
     }
 
     /**
-     * where('col', value), where('col', '<', value) or where(['col' => value, ...]).
+     * where('col', value), where('col', '<', value), where(['col' => value, ...]) or
+     * where(function ($query) { ... }) for a parenthesised group.
      *
-     * @param string|array<string, mixed> $column
+     * @param string|array<string, mixed>|\Closure $column
      * @param mixed $operator
      * @param mixed $value
      */
     public function where($column, $operator = null, $value = null): self
     {
+        return $this->addWhere('AND', func_num_args(), $column, $operator, $value);
+    }
+
+    /**
+     * The same conditions joined with OR.
+     *
+     * @param string|array<string, mixed>|\Closure $column
+     * @param mixed $operator
+     * @param mixed $value
+     */
+    public function orWhere($column, $operator = null, $value = null): self
+    {
+        return $this->addWhere('OR', func_num_args(), $column, $operator, $value);
+    }
+
+    public function whereNull(string $column): self
+    {
+        return $this->push('AND', self::identifier($column) . ' IS NULL', []);
+    }
+
+    public function whereNotNull(string $column): self
+    {
+        return $this->push('AND', self::identifier($column) . ' IS NOT NULL', []);
+    }
+
+    /**
+     * @param string|array<string, mixed>|\Closure $column
+     * @param mixed $operator
+     * @param mixed $value
+     */
+    private function addWhere(string $boolean, int $argumentCount, $column, $operator, $value): self
+    {
+        if ($column instanceof \Closure) {
+            $group = new self($this->connection, $this->tableName);
+            $column($group);
+            return $group->wheres === [] ? $this : $this->push($boolean, '(' . implode(' ', $group->wheres) . ')', $group->bindings);
+        }
         if (is_array($column)) {
             foreach ($column as $name => $expected) {
-                $this->where($name, '=', $expected);
+                $this->addWhere($boolean, 3, $name, '=', $expected);
             }
             return $this;
         }
-        if (func_num_args() === 2) {
+        if ($argumentCount === 2) {
             $value = $operator;
             $operator = '=';
         }
@@ -49,11 +90,18 @@ final class QueryBuilder
             throw new \InvalidArgumentException('Unsupported operator ' . $operator);
         }
         if ($value === null) {
-            $this->wheres[] = self::identifier($column) . ($operator === '=' ? ' IS NULL' : ' IS NOT NULL');
-            return $this;
+            return $this->push($boolean, self::identifier($column) . ($operator === '=' ? ' IS NULL' : ' IS NOT NULL'), []);
         }
-        $this->wheres[] = self::identifier($column) . ' ' . $operator . ' ?';
-        $this->bindings[] = $value;
+        return $this->push($boolean, self::identifier($column) . ' ' . $operator . ' ?', [$value]);
+    }
+
+    /** @param array<int, mixed> $bindings */
+    private function push(string $boolean, string $condition, array $bindings): self
+    {
+        $this->wheres[] = ($this->wheres === [] ? '' : $boolean . ' ') . $condition;
+        foreach ($bindings as $binding) {
+            $this->bindings[] = $binding;
+        }
         return $this;
     }
 
@@ -61,14 +109,9 @@ final class QueryBuilder
     public function whereIn(string $column, array $values): self
     {
         if ($values === []) {
-            $this->wheres[] = '0 = 1';
-            return $this;
+            return $this->push('AND', '0 = 1', []);
         }
-        $this->wheres[] = self::identifier($column) . ' IN (' . implode(', ', array_fill(0, count($values), '?')) . ')';
-        foreach ($values as $value) {
-            $this->bindings[] = $value;
-        }
-        return $this;
+        return $this->push('AND', self::identifier($column) . ' IN (' . implode(', ', array_fill(0, count($values), '?')) . ')', array_values($values));
     }
 
     public function orderBy(string $column, string $direction = 'asc'): self
@@ -165,7 +208,7 @@ final class QueryBuilder
 
     private function whereSql(): string
     {
-        return $this->wheres === [] ? '' : ' WHERE ' . implode(' AND ', $this->wheres);
+        return $this->wheres === [] ? '' : ' WHERE ' . implode(' ', $this->wheres);
     }
 
     private function orderSql(): string

@@ -7,6 +7,53 @@ use WHMCS\Database\Capsule;
 /** @var array<string, array<int, array{0: int, 1: callable}>> */
 $GLOBALS['harness_hooks'] = [];
 
+/** @var array<string, string> armed faults: "point|detail" => "exception" or "fatal" */
+$GLOBALS['harness_faults'] = [];
+
+/**
+ * Test-only fault injection (not part of WHMCS): the next time $point is reached with $detail in
+ * this request, it fails once, with an exception ("exception") or as a dying process ("fatal": an
+ * \Error no module code catches). Points: "logTransaction" (detail: the result being logged) at its
+ * start, "addInvoicePayment" (detail: the transaction id) once the payment is fully applied.
+ */
+function harness_fail_once(string $point, string $detail, string $kind = 'exception'): void
+{
+    $GLOBALS['harness_faults'][$point . '|' . $detail] = $kind;
+}
+
+/**
+ * Test-only (not part of WHMCS): $callback runs once, right before the next schema change
+ * (Capsule::schema()->create() or ->table()), standing for another request that makes the same
+ * change at the same moment.
+ */
+function harness_before_schema_change(callable $callback): void
+{
+    $GLOBALS['harness_schema_race'] = $callback;
+}
+
+function harness_schema_race(): void
+{
+    $callback = $GLOBALS['harness_schema_race'] ?? null;
+    if ($callback !== null) {
+        $GLOBALS['harness_schema_race'] = null;
+        $callback();
+    }
+}
+
+function harness_fault(string $point, string $detail): void
+{
+    $key = $point . '|' . $detail;
+    if (!isset($GLOBALS['harness_faults'][$key])) {
+        return;
+    }
+    $kind = $GLOBALS['harness_faults'][$key];
+    unset($GLOBALS['harness_faults'][$key]);
+    if ($kind === 'fatal') {
+        throw new \Error('harness: the process died at ' . $key);
+    }
+    throw new \RuntimeException('harness: injected failure at ' . $key);
+}
+
 function add_hook($hookPoint, $priority, $function)
 {
     $GLOBALS['harness_hooks'][$hookPoint][] = [(int) $priority, $function];

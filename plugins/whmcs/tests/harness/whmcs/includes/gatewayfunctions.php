@@ -39,6 +39,7 @@ function checkCbTransID($transactionId)
 /** Adds an entry to the gateway log (Billing > Gateway Log). */
 function logTransaction($gatewayName, $debugData, $transactionStatus)
 {
+    harness_fault('logTransaction', (string) $transactionStatus);
     if (is_array($debugData)) {
         $lines = [];
         foreach ($debugData as $key => $value) {

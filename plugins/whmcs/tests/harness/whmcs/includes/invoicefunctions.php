@@ -1,14 +1,15 @@
 <?php
 // Test harness (WHMCS 8.13): includes/invoicefunctions.php, addInvoicePayment as the callback
 // documentation describes it: records the transaction, marks the invoice Paid once its balance
-// reaches zero, and runs the AddInvoicePayment and InvoicePaid hooks.
+// reaches zero, and runs the AddInvoicePayment and InvoicePaid hooks; an unknown or Cancelled
+// invoice takes no payment (false).
 
 use WHMCS\Database\Capsule;
 
 function addInvoicePayment($invoiceId, $transactionId, $amount = '', $fees = 0, $gatewayModule = '', $noEmail = false, $date = null)
 {
     $invoice = Capsule::table('tblinvoices')->where('id', (int) $invoiceId)->first();
-    if ($invoice === null) {
+    if ($invoice === null || $invoice->status === 'Cancelled') {
         return false;
     }
     $balance = max(0, (float) $invoice->total - harness_amount_paid((int) $invoice->id));
@@ -34,5 +35,6 @@ function addInvoicePayment($invoiceId, $transactionId, $amount = '', $fees = 0, 
         ]);
         run_hook('InvoicePaid', ['invoiceid' => (int) $invoice->id]);
     }
+    harness_fault('addInvoicePayment', (string) $transactionId);
     return true;
 }

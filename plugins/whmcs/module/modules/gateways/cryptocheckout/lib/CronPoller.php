@@ -4,53 +4,34 @@ declare(strict_types=1);
 
 namespace CryptoCheckout\Whmcs;
 
+use CryptoCheckout\Whmcs\Vendor\Client\Kernel\PollPolicy;
+use CryptoCheckout\Whmcs\Vendor\Client\Kernel\RunOutcome;
+
 /**
- * Runs on WHMCS's cron (AfterCronJob): checks every open checkout against the service, so an
- * invoice is paid, held or released even when its webhook never arrived.
+ * Runs on WHMCS's cron (AfterCronJob): the kernel's scheduled poll, so an invoice is paid, held or
+ * flagged even when its webhook never arrived, including a payment that arrives after its checkout
+ * expired. Each checkout carries the service URL and terms it was made with, so the poll runs even
+ * while the current settings are being fixed.
  */
 final class CronPoller
 {
-    /** Checkouts looked at per cron run; the oldest-checked go first. */
-    public const BATCH = 100;
-
-    /** The service settles late payments for 24 hours after expiry; keep watching a little longer. */
-    public const WATCH_AFTER_EXPIRY_SECONDS = 26 * 3600;
-
     private function __construct()
     {
     }
 
-    /** @return array<string, int> how many checkouts ended in each state */
+    /** @return list<RunOutcome> */
     public static function run(): array
     {
         if (!Gateway::isActivated()) {
             return [];
         }
         $gateway = Gateway::fromSavedSettings();
-        if ($gateway->settings->problems() !== []) {
+        try {
+            return $gateway->runner()->poll(new PollPolicy());
+        } catch (\Exception $error) {
+            // The rest of WHMCS's cron must not depend on this module; the next run tries again.
+            $gateway->port()->log('error', 'The scheduled check of open payments failed: ' . $error->getMessage());
             return [];
         }
-        $reconciliation = $gateway->reconciliation();
-        $counts = [];
-        foreach ($gateway->store()->open(self::BATCH) as $row) {
-            $expires = $row->expires_at === null ? false : strtotime((string) $row->expires_at);
-            if ($expires !== false && $expires < time() - self::WATCH_AFTER_EXPIRY_SECONDS) {
-                // Past the service's late-payment window: nothing can change any more. Touched so
-                // that it moves behind the checkouts still worth a look.
-                $gateway->store()->touch((int) $row->id);
-                continue;
-            }
-            try {
-                $state = $reconciliation->run($row)['state'];
-            } catch (\Exception $error) {
-                $gateway->ledger()->log('Cron check failed', [
-                    'transaction_code' => (string) $row->transaction_code,
-                    'error' => $error->getMessage(),
-                ]);
-                $state = 'error';
-            }
-            $counts[$state] = ($counts[$state] ?? 0) + 1;
-        }
-        return $counts;
     }
 }

@@ -4,6 +4,8 @@ declare(strict_types=1);
 
 namespace CryptoCheckout\Whmcs;
 
+use CryptoCheckout\Whmcs\Vendor\Client\Kernel\HttpReply;
+
 /** An answer of the module's web entry point, sent in one place. */
 final class HttpResponse
 {
@@ -30,6 +32,12 @@ final class HttpResponse
             'Cache-Control' => 'no-store',
             'X-Content-Type-Options' => 'nosniff',
         ], (string) json_encode($data, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_INVALID_UTF8_SUBSTITUTE));
+    }
+
+    /** An answer in the service's envelope, as the kernel words it. */
+    public static function fromReply(HttpReply $reply): self
+    {
+        return new self($reply->status, $reply->headers, $reply->json());
     }
 
     public static function redirect(string $location): self

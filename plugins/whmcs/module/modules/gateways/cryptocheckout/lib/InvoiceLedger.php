@@ -7,8 +7,8 @@ namespace CryptoCheckout\Whmcs;
 use WHMCS\Database\Capsule;
 
 /**
- * The WHMCS side of reconciliation: invoices, the payment ledger, the Gateway Log and notes for
- * the admin, all through WHMCS's documented functions.
+ * The WHMCS side of a payment: invoices, the payment ledger, the Gateway Log and notes for the
+ * admin, all through WHMCS's documented functions.
  */
 final class InvoiceLedger
 {
@@ -34,27 +34,28 @@ final class InvoiceLedger
         return is_array($invoice) && ($invoice['result'] ?? '') === 'success' ? $invoice : null;
     }
 
-    public function isUnpaid(int $invoiceId): bool
-    {
-        $invoice = $this->invoice($invoiceId);
-        return $invoice !== null && ($invoice['status'] ?? '') === 'Unpaid';
-    }
-
+    /** True once WHMCS holds a payment with this transaction id (what checkCbTransID looks for). */
     public function isPaymentRecorded(string $transactionCode): bool
     {
         return Capsule::table('tblaccounts')->where('transid', $transactionCode)->exists();
     }
 
-    /** Applies the payment in the invoice's own currency and amount. */
+    /**
+     * Applies the payment in the invoice's own currency and amount.
+     *
+     * @throws \RuntimeException when WHMCS refuses it (no such invoice, or a cancelled one)
+     */
     public function addPayment(int $invoiceId, string $transactionCode, string $invoiceAmount): void
     {
-        addInvoicePayment($invoiceId, $transactionCode, $invoiceAmount, 0, Settings::GATEWAY);
+        if (addInvoicePayment($invoiceId, $transactionCode, $invoiceAmount, 0, Settings::GATEWAY) === false) {
+            throw new \RuntimeException(sprintf('WHMCS refused the payment of transaction %s on invoice #%d.', $transactionCode, $invoiceId));
+        }
     }
 
     /** @param array<string, mixed> $data */
-    public function log(string $status, array $data): void
+    public function log(string $result, array $data): void
     {
-        logTransaction($this->settings->displayName, $data, $status);
+        logTransaction($this->settings->displayName, $data, $result);
     }
 
     /** A note the admin sees: a sticky note on the client's profile and an Activity Log entry. */

@@ -5,11 +5,13 @@ declare(strict_types=1);
 namespace CryptoCheckout\Whmcs;
 
 use CryptoCheckout\Whmcs\Vendor\Client\Exception\MoneyException;
+use CryptoCheckout\Whmcs\Vendor\Client\Kernel\StatusWidgetMarkup;
 use CryptoCheckout\Whmcs\Vendor\Client\Money;
 
 /**
- * The invoice page's pay button (_link). It only renders: the checkout is created when the buyer
- * presses the button, by the module's pay endpoint, never on a page view.
+ * The invoice page's pay button (_link) and the payment status box under it. Rendering never
+ * creates a checkout: the pay endpoint does, when the client presses the button. A client back on
+ * the invoice is a moment to check its checkouts with the service, so the box starts current.
  */
 final class PayButton
 {
@@ -22,7 +24,7 @@ final class PayButton
     {
         $gateway = new Gateway($params);
         $settings = $gateway->settings;
-        if ($settings->problems() !== []) {
+        if (!$settings->isUsable()) {
             return '<p class="cryptocheckout-unavailable">Crypto payments are not available right now. Please choose another payment method or contact us.</p>';
         }
 
@@ -39,27 +41,19 @@ final class PayButton
             )) . '</p>';
         }
 
-        $issued = (string) time();
-        $payToken = $gateway->tokens()->sign('pay', [(string) $invoiceId, $amount, $currency, $baseAmount, $baseCurrency, $issued]);
+        try {
+            $gateway->runner()->runForBuyer((string) $invoiceId);
+        } catch (\Exception $error) {
+            // The page shows what is known; the status box and the cron check again.
+            $gateway->port()->log('warning', 'Checking the invoice for its page failed: ' . $error->getMessage(), ['order' => (string) $invoiceId]);
+        }
+        $status = $gateway->buyerStatus($invoiceId);
         $statusUrl = $settings->callbackUrl() . '?' . http_build_query([
             'action' => 'status',
             'invoice' => $invoiceId,
             'token' => $gateway->tokens()->sign('status', [(string) $invoiceId]),
         ]);
-
-        $latest = $gateway->store()->latestForInvoice($invoiceId);
-        $state = $latest === null ? '' : (string) $latest->state;
-        $label = (string) ($params['langpaynow'] ?? 'Pay Now');
-        if (in_array($state, TransactionStore::OPEN_STATES, true)) {
-            $label = 'Continue payment';
-        }
-
-        $html = '<div class="cryptocheckout" data-cryptocheckout>';
-        $html .= sprintf(
-            '<form method="post" action="%s" data-cryptocheckout-pay data-mode="%s">',
-            Html::escape($settings->callbackUrl() . '?action=pay'),
-            Html::escape($settings->displayMode)
-        );
+        $issued = (string) time();
         $fields = [
             'invoiceid' => (string) $invoiceId,
             'amount' => $amount,
@@ -67,22 +61,22 @@ final class PayButton
             'base_amount' => $baseAmount,
             'base_currency' => $baseCurrency,
             'issued' => $issued,
-            'token' => $payToken,
+            'token' => $gateway->tokens()->sign('pay', [(string) $invoiceId, $amount, $currency, $baseAmount, $baseCurrency, $issued]),
         ];
+        $label = $status['checkout_url'] !== null ? 'Continue payment' : (string) ($params['langpaynow'] ?? 'Pay Now');
+
+        $html = '<div class="cryptocheckout" data-cryptocheckout>';
+        $html .= sprintf(
+            '<form method="post" action="%s" data-cryptocheckout-pay data-mode="%s">',
+            Html::escape($settings->callbackUrl() . '?action=pay'),
+            Html::escape($settings->displayMode)
+        );
         foreach ($fields as $name => $value) {
             $html .= sprintf('<input type="hidden" name="%s" value="%s">', Html::escape($name), Html::escape($value));
         }
-        $html .= sprintf(
-            '<button type="submit" class="btn btn-success">%s</button>',
-            Html::escape($label)
-        );
+        $html .= sprintf('<button type="submit" class="btn btn-success">%s</button>', Html::escape($label));
         $html .= '</form>';
-        $html .= sprintf(
-            '<p class="cryptocheckout-status" data-cryptocheckout-status data-status-url="%s" data-state="%s" aria-live="polite">%s</p>',
-            Html::escape($statusUrl),
-            Html::escape($state),
-            Html::escape(StatusMessages::forState($state))
-        );
+        $html .= StatusWidgetMarkup::render($status, $statusUrl);
         $html .= '</div>';
         $html .= sprintf(
             '<script src="%s" defer></script>',

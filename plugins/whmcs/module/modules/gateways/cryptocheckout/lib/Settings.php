@@ -4,13 +4,13 @@ declare(strict_types=1);
 
 namespace CryptoCheckout\Whmcs;
 
-use CryptoCheckout\Whmcs\Vendor\Client\Client;
-use CryptoCheckout\Whmcs\Vendor\Client\Wallet\AddressValidator;
+use CryptoCheckout\Whmcs\Vendor\Client\Kernel\SettingsRules;
 use CryptoCheckout\Whmcs\Vendor\Client\Wallet\Networks;
 
 /**
  * The gateway's settings as WHMCS passes them (getGatewayVariables() or the module's $params),
- * read once and checked.
+ * read once through the kernel's SettingsRules. WHMCS stores what the admin typed (a module can
+ * refuse a save, not change it), so the cleaned values are taken here on every read.
  */
 final class Settings
 {
@@ -18,9 +18,17 @@ final class Settings
     public const DISPLAY_REDIRECT = 'redirect';
     public const DISPLAY_EMBEDDED = 'embedded';
 
-    /** @var string */
+    /** The _config field of each setting SettingsRules checks. */
+    public const FIELDS = [
+        SettingsRules::SERVICE_URL => 'serviceUrl',
+        SettingsRules::NETWORK => 'network',
+        SettingsRules::ASSET => 'asset',
+        SettingsRules::WALLET => 'walletAddress',
+    ];
+
+    /** @var string without a trailing "/" or "/api" */
     public $serviceUrl;
-    /** @var string */
+    /** @var string canonical for the network */
     public $walletAddress;
     /** @var string */
     public $asset;
@@ -32,17 +40,30 @@ final class Settings
     public $debug;
     /** @var string */
     public $displayName;
-    /** @var string */
+    /** @var string ends with "/" */
     public $systemUrl;
+    /** @var array<string, string> what is wrong, by SettingsRules field */
+    private $errors;
 
     /** @param array<string, mixed> $params */
     public static function fromParams(array $params): self
     {
+        $defaults = [
+            'network' => Networks::DEFAULT_SETTLEMENT['crypto_currency_network'],
+            'asset' => Networks::DEFAULT_SETTLEMENT['crypto_currency'],
+        ];
+        $input = [];
+        foreach (self::FIELDS as $rule => $field) {
+            $input[$rule] = $params[$field] ?? $defaults[$field] ?? '';
+        }
+        $checked = SettingsRules::validate($input);
+
         $settings = new self();
-        $settings->serviceUrl = rtrim(trim((string) ($params['serviceUrl'] ?? '')), '/');
-        $settings->walletAddress = (string) ($params['walletAddress'] ?? '');
-        $settings->asset = (string) ($params['asset'] ?? Networks::DEFAULT_SETTLEMENT['crypto_currency']);
-        $settings->network = (string) ($params['network'] ?? Networks::DEFAULT_SETTLEMENT['crypto_currency_network']);
+        $settings->serviceUrl = $checked['values'][SettingsRules::SERVICE_URL];
+        $settings->walletAddress = $checked['values'][SettingsRules::WALLET];
+        $settings->asset = $checked['values'][SettingsRules::ASSET];
+        $settings->network = $checked['values'][SettingsRules::NETWORK];
+        $settings->errors = $checked['errors'];
         $settings->displayMode = ($params['displayMode'] ?? '') === self::DISPLAY_EMBEDDED ? self::DISPLAY_EMBEDDED : self::DISPLAY_REDIRECT;
         $debug = $params['debug'] ?? '';
         $settings->debug = $debug === 'on' || $debug === true || $debug === '1';
@@ -52,40 +73,19 @@ final class Settings
     }
 
     /**
-     * Problems with the settings, each naming the field and the fix; empty when they are usable.
+     * What is wrong with the settings, each message naming the field and the fix; empty when they
+     * can take payments.
      *
-     * @return array<int, string>
+     * @return array<string, string> by SettingsRules field
      */
-    public function problems(): array
+    public function errors(): array
     {
-        $problems = [];
-        $url = parse_url($this->serviceUrl);
-        if ($this->serviceUrl === '' || !is_array($url) || !in_array($url['scheme'] ?? '', ['http', 'https'], true) || empty($url['host'])) {
-            $problems[] = 'Service URL: enter the address of your Crypto Checkout service, like https://pay.example.com.';
-        } elseif (isset($url['path']) && $url['path'] !== '' && $url['path'] !== '/') {
-            $problems[] = 'Service URL: enter the service origin only (https://pay.example.com), without a path such as /api.';
-        }
-        if (Networks::get($this->network) === null) {
-            $problems[] = sprintf('Network: choose one of %s.', implode(', ', Networks::ids()));
-        } elseif (!Networks::isAssetOnNetwork($this->asset, $this->network)) {
-            $problems[] = sprintf('Settlement asset: %s is not settled on %s; choose an asset offered on that network (USDC is recommended).', $this->asset, $this->network);
-        }
-        $wallet = AddressValidator::validate($this->network, $this->walletAddress);
-        if (!$wallet['valid']) {
-            $problems[] = 'Wallet address: ' . $wallet['message'];
-        }
-        return $problems;
+        return $this->errors;
     }
 
-    public function walletForCheckout(): string
+    public function isUsable(): bool
     {
-        $wallet = AddressValidator::validate($this->network, $this->walletAddress);
-        return $wallet['valid'] ? (string) $wallet['address'] : $this->walletAddress;
-    }
-
-    public function client(): Client
-    {
-        return Client::forServiceOrigin($this->serviceUrl);
+        return $this->errors === [];
     }
 
     /** The module's single web entry point (the WHMCS callback file). */

@@ -4,37 +4,47 @@ declare(strict_types=1);
 
 namespace CryptoCheckout\Whmcs;
 
+use CryptoCheckout\Whmcs\Vendor\Client\Kernel\StoredCheckout;
 use WHMCS\Database\Capsule;
 
 /**
- * The module's own tables, created on first use through WHMCS's database layer:
- * mod_cryptocheckout_transactions (one row per checkout, several per invoice over time) and
- * mod_cryptocheckout_settings (the module's signing key).
+ * The module's own tables, through WHMCS's database layer: mod_cryptocheckout_transactions (every
+ * checkout of every invoice, several per invoice over time) and mod_cryptocheckout_settings (the
+ * signing key, the schema version and the per-invoice claim markers). Created on first use, and
+ * brought up to date on first use after an upgrade; two requests doing that at once is expected
+ * (WHMCS serves many at a time), so "already exists" is caught and the table checked again.
+ *
+ * Times are stored as "Y-m-d H:i:s" in UTC, so that they compare as text the same way in MySQL
+ * and SQLite (the poll's query filters and orders on them).
  */
 final class TransactionStore
 {
     public const TABLE = 'mod_cryptocheckout_transactions';
     public const SETTINGS_TABLE = 'mod_cryptocheckout_settings';
 
-    /** States a checkout can still move from without the admin. */
-    public const OPEN_STATES = ['awaiting_payment', 'underpaid'];
+    /** Bumped whenever a column is added; rows of older installs are completed once. */
+    public const SCHEMA_VERSION = '2';
+
+    /** Columns added in schema version 2 (the kernel's StoredCheckout fields and the owner-note marker). */
+    private const ADDED_COLUMNS = ['service_url', 'watch_until', 'last_status', 'received_usd', 'applied_action', 'resolution', 'notified_action'];
 
     /** @var bool */
     private static $ready = false;
 
     public function __construct()
     {
-        $this->ensureTables();
+        if (!self::$ready) {
+            $this->ensureSchema();
+            self::$ready = true;
+        }
     }
 
-    private function ensureTables(): void
+    private function ensureSchema(): void
     {
-        if (self::$ready) {
-            return;
-        }
         $schema = Capsule::schema();
+        $created = false;
         if (!$schema->hasTable(self::TABLE)) {
-            $schema->create(self::TABLE, static function ($table): void {
+            $created = $this->createTable(self::TABLE, static function ($table): void {
                 $table->increments('id');
                 $table->integer('invoice_id')->index();
                 $table->string('transaction_code', 64)->unique();
@@ -46,76 +56,156 @@ final class TransactionStore
                 $table->string('wallet_address', 128);
                 $table->string('wallet_currency', 16);
                 $table->string('wallet_network', 16);
+                // The order state recorded for this checkout (awaiting_payment, underpaid, cancelled, late_payment_review, paid).
                 $table->string('state', 32)->index();
                 $table->text('note')->nullable();
                 $table->string('expires_at', 32)->nullable();
                 $table->string('checked_at', 32)->nullable();
                 $table->string('created_at', 32);
                 $table->string('updated_at', 32);
+                self::addedColumns($table, self::ADDED_COLUMNS);
             });
         }
         if (!$schema->hasTable(self::SETTINGS_TABLE)) {
-            $schema->create(self::SETTINGS_TABLE, static function ($table): void {
+            $this->createTable(self::SETTINGS_TABLE, static function ($table): void {
                 $table->string('setting', 64)->unique();
                 $table->text('value');
             });
         }
-        self::$ready = true;
+        if ($created) {
+            $this->putSetting('schema_version', self::SCHEMA_VERSION);
+        } elseif ($this->setting('schema_version') !== self::SCHEMA_VERSION) {
+            $this->upgrade();
+        }
     }
 
-    /** @param array<string, mixed> $row */
-    public function insert(array $row): int
+    /** @return bool true when this request created it */
+    private function createTable(string $name, \Closure $columns): bool
     {
-        $now = self::now();
-        return (int) Capsule::table(self::TABLE)->insertGetId($row + [
-            'note' => null,
-            'checked_at' => null,
-            'created_at' => $now,
-            'updated_at' => $now,
-        ]);
+        try {
+            Capsule::schema()->create($name, $columns);
+            return true;
+        } catch (\Exception $exception) {
+            if (Capsule::schema()->hasTable($name)) {
+                return false; // Another request created it meanwhile.
+            }
+            throw $exception;
+        }
+    }
+
+    /** Adds what installs from before the kernel lack, and completes their rows. */
+    private function upgrade(): void
+    {
+        $schema = Capsule::schema();
+        foreach (self::ADDED_COLUMNS as $column) {
+            if ($schema->hasColumn(self::TABLE, $column)) {
+                continue;
+            }
+            try {
+                $schema->table(self::TABLE, static function ($table) use ($column): void {
+                    self::addedColumns($table, [$column]);
+                });
+            } catch (\Exception $exception) {
+                if (!$schema->hasColumn(self::TABLE, $column)) {
+                    throw $exception;
+                }
+            }
+        }
+        // Rows written before: the expiry as the service sent it (ISO 8601), no watch deadline, and
+        // an outcome that lived in "state". Idempotent, so two requests doing it at once agree.
+        foreach (Capsule::table(self::TABLE)->whereNull('watch_until')->get() as $row) {
+            $expiresAt = StoredCheckout::parseTime($row->expires_at) ?? (StoredCheckout::parseTime($row->created_at) ?? time()) + StoredCheckout::DEFAULT_EXPIRY_SECONDS;
+            $values = ['expires_at' => self::time($expiresAt), 'watch_until' => self::time(StoredCheckout::watchDeadline($expiresAt))];
+            if ((string) $row->state === 'paid') {
+                $values += ['applied_action' => 'mark_paid', 'resolution' => StoredCheckout::RESOLUTION_BOOKED];
+            } elseif ((string) $row->state === 'late_payment_review') {
+                $values += ['applied_action' => 'hold_late_payment', 'resolution' => StoredCheckout::RESOLUTION_FLAGGED, 'notified_action' => 'hold_late_payment'];
+            }
+            Capsule::table(self::TABLE)->where('id', (int) $row->id)->whereNull('watch_until')->update($values);
+        }
+        $this->putSetting('schema_version', self::SCHEMA_VERSION);
+    }
+
+    /**
+     * @param object $table the schema blueprint
+     * @param list<string> $columns
+     */
+    private static function addedColumns($table, array $columns): void
+    {
+        $lengths = ['service_url' => 2048, 'watch_until' => 32, 'last_status' => 32, 'received_usd' => 40, 'applied_action' => 32, 'resolution' => 16, 'notified_action' => 32];
+        foreach ($columns as $column) {
+            $definition = $table->string($column, $lengths[$column])->nullable();
+            if ($column === 'watch_until') {
+                $definition->index();
+            }
+        }
+    }
+
+    /** @return list<object> the invoice's checkouts, newest first */
+    public function forInvoice(int $invoiceId): array
+    {
+        return Capsule::table(self::TABLE)->where('invoice_id', $invoiceId)->orderBy('created_at', 'desc')->orderBy('id', 'desc')->get()->all();
     }
 
     /** @return object|null */
     public function findByCode(string $code)
     {
-        return Capsule::table(self::TABLE)->where('transaction_code', strtolower($code))->first();
+        return Capsule::table(self::TABLE)->where('transaction_code', strtolower(trim($code)))->first();
     }
 
-    /** @return object|null the invoice's most recent checkout */
-    public function latestForInvoice(int $invoiceId)
+    /** @param array<string, mixed> $row */
+    public function insert(array $row): void
     {
-        return Capsule::table(self::TABLE)->where('invoice_id', $invoiceId)->orderBy('id', 'desc')->first();
-    }
-
-    /** @return array<int, object> checkouts still open, oldest check first */
-    public function open(int $limit): array
-    {
-        return Capsule::table(self::TABLE)
-            ->whereIn('state', self::OPEN_STATES)
-            ->orderBy('checked_at')
-            ->orderBy('id')
-            ->limit($limit)
-            ->get()
-            ->all();
+        $now = self::time(time());
+        Capsule::table(self::TABLE)->insert($row + ['note' => null, 'created_at' => $now, 'updated_at' => $now]);
     }
 
     /**
-     * Moves a checkout from $from to $to only if no one else has moved it meanwhile: the
-     * conditional update is the lock that makes concurrent webhooks, polls and returns apply a
-     * payment once.
+     * Updates one checkout's row; with $unless, only while $column holds something else, so that
+     * of several requests making the same change exactly one sees it happen.
+     *
+     * @param array<string, mixed> $values
+     * @return bool true when the row changed
      */
-    public function transition(int $id, string $from, string $to, ?string $note): bool
+    public function update(string $code, array $values, ?string $column = null, ?string $unless = null): bool
     {
-        $values = ['state' => $to, 'updated_at' => self::now(), 'checked_at' => self::now()];
-        if ($note !== null) {
-            $values['note'] = $note;
+        $query = Capsule::table(self::TABLE)->where('transaction_code', strtolower($code));
+        if ($column !== null) {
+            $query->where(static function ($where) use ($column, $unless): void {
+                $where->whereNull($column)->orWhere($column, '<>', (string) $unless);
+            });
         }
-        return Capsule::table(self::TABLE)->where('id', $id)->where('state', $from)->update($values) === 1;
+        return $query->update($values + ['updated_at' => self::time(time())]) > 0;
     }
 
-    public function touch(int $id): void
+    /**
+     * Checkouts the poll should look at (see PollPolicy): the filter is part of the query, so old
+     * checkouts never crowd out newer ones.
+     *
+     * @return list<object>
+     */
+    public function due(int $now, int $openCheckedBefore, int $lateCheckedBefore, int $limit): array
     {
-        Capsule::table(self::TABLE)->where('id', $id)->update(['checked_at' => self::now()]);
+        $nowText = self::time($now);
+        $open = self::time($openCheckedBefore);
+        $late = self::time($lateCheckedBefore);
+        return Capsule::table(self::TABLE)
+            ->whereNull('resolution')
+            ->where('watch_until', '>=', $nowText)
+            ->where(static function ($due) use ($nowText, $open, $late): void {
+                $due->whereNull('checked_at')
+                    ->orWhere('checked_at', '<=', $late)
+                    ->orWhere(static function ($payable) use ($nowText, $open): void {
+                        $payable->where('checked_at', '<=', $open)->where('expires_at', '>', $nowText);
+                    });
+            })
+            // Never-checked first (NULL sorts first in MySQL and SQLite), then least recently checked, then newest.
+            ->orderBy('checked_at')
+            ->orderBy('created_at', 'desc')
+            ->orderBy('id', 'desc')
+            ->limit($limit)
+            ->get()
+            ->all();
     }
 
     public function setting(string $name): ?string
@@ -128,42 +218,31 @@ final class TransactionStore
     public function settingOnce(string $name, string $value): string
     {
         $existing = $this->setting($name);
-        if ($existing !== null) {
-            return $existing;
-        }
-        try {
-            Capsule::table(self::SETTINGS_TABLE)->insert(['setting' => $name, 'value' => $value]);
-        } catch (\Exception $raced) {
-            // Another request stored it first (unique key); use theirs.
+        if ($existing !== null || $this->insertSetting($name, $value)) {
+            return $existing ?? $value;
         }
         return (string) $this->setting($name);
     }
 
     /**
-     * Takes a named lock for at most $ttlSeconds through the settings table's unique key, so two
-     * requests (or two web servers) never do the guarded work at once. Returns the lock's token, or
-     * null when another request holds it. A lock past its expiry is taken over, once.
+     * Compare-and-swap of a setting: replaces it only if it still holds $expected (null: absent);
+     * a null $replacement removes it. True for exactly one of several requests doing the same swap
+     * (the unique key refuses a second insert; the conditional update and delete match once).
      */
-    public function acquireLock(string $name, int $ttlSeconds): ?string
+    public function swapSetting(string $name, ?string $expected, ?string $replacement): bool
     {
-        $key = 'lock:' . $name;
-        $now = time();
-        $token = ($now + $ttlSeconds) . ':' . bin2hex(random_bytes(6));
-        if ($this->insertSetting($key, $token)) {
-            return $token;
+        if ($expected === null) {
+            return $replacement === null ? $this->setting($name) === null : $this->insertSetting($name, $replacement);
         }
-        $current = $this->setting($key);
-        if ($current !== null && (int) strtok($current, ':') < $now) {
-            Capsule::table(self::SETTINGS_TABLE)->where('setting', $key)->where('value', $current)->delete();
-            return $this->insertSetting($key, $token) ? $token : null;
-        }
-        return null;
+        $query = Capsule::table(self::SETTINGS_TABLE)->where('setting', $name)->where('value', $expected);
+        return ($replacement === null ? $query->delete() : $query->update(['value' => $replacement])) === 1;
     }
 
-    /** Releases a lock taken with {@see acquireLock()}; a lock taken over by another request is left alone. */
-    public function releaseLock(string $name, string $token): void
+    private function putSetting(string $name, string $value): void
     {
-        Capsule::table(self::SETTINGS_TABLE)->where('setting', 'lock:' . $name)->where('value', $token)->delete();
+        if (!$this->insertSetting($name, $value)) {
+            Capsule::table(self::SETTINGS_TABLE)->where('setting', $name)->update(['value' => $value]);
+        }
     }
 
     private function insertSetting(string $name, string $value): bool
@@ -176,8 +255,9 @@ final class TransactionStore
         }
     }
 
-    public static function now(): string
+    /** Unix seconds as stored ("Y-m-d H:i:s", UTC); null stays null. */
+    public static function time(?int $unix): ?string
     {
-        return gmdate('Y-m-d H:i:s');
+        return $unix === null ? null : gmdate('Y-m-d H:i:s', $unix);
     }
 }

@@ -6,11 +6,12 @@ namespace CryptoCheckout\Whmcs\Endpoint;
 
 use CryptoCheckout\Whmcs\Gateway;
 use CryptoCheckout\Whmcs\HttpResponse;
+use CryptoCheckout\Whmcs\Vendor\Client\Kernel\HttpReply;
 
 /**
  * The module's single web entry point is WHMCS's callback file; it serves three requests:
  * the service's webhook (POST, JSON body), the invoice's pay button (POST ?action=pay) and the
- * invoice's status widget (GET ?action=status).
+ * invoice's status box (GET ?action=status).
  */
 final class Router
 {
@@ -37,7 +38,7 @@ final class Router
             case '':
                 return (new WebhookEndpoint($gateway))->handle($method, $rawBody);
             default:
-                return HttpResponse::json(404, ['error' => 'Unknown action; use action=pay, action=status, or POST the webhook without one.']);
+                return HttpResponse::fromReply(HttpReply::error(404, 'not_found', 'Unknown action; use action=pay, action=status, or POST the webhook without one.', 'action'));
         }
     }
 }

@@ -6,20 +6,16 @@ namespace CryptoCheckout\Whmcs\Endpoint;
 
 use CryptoCheckout\Whmcs\Gateway;
 use CryptoCheckout\Whmcs\HttpResponse;
-use CryptoCheckout\Whmcs\StatusMessages;
-use CryptoCheckout\Whmcs\TransactionStore;
+use CryptoCheckout\Whmcs\Vendor\Client\Kernel\HttpReply;
 
 /**
- * Feeds the invoice page's status widget. A buyer back on the invoice is also a moment to check
- * the open checkout with the service (at most every few seconds per checkout).
+ * Feeds the invoice page's status box: the kernel's BuyerStatus in the service's envelope. A client
+ * looking at the invoice is also a moment to check the invoice's checkouts with the service (the
+ * kernel does so at most every few seconds per invoice).
  */
 final class StatusEndpoint
 {
-    /** Minimum seconds between two service lookups triggered by the widget for one checkout. */
-    public const RECHECK_SECONDS = 5;
-
-    /** @var Gateway */
-    private $gateway;
+    private Gateway $gateway;
 
     public function __construct(Gateway $gateway)
     {
@@ -30,39 +26,19 @@ final class StatusEndpoint
     public function handle(string $method, array $query): HttpResponse
     {
         if ($method !== 'GET') {
-            return HttpResponse::json(405, ['error' => 'Use GET.']);
+            return HttpResponse::fromReply(HttpReply::error(405, 'method_not_allowed', 'Ask for the status with GET.', null, ['Allow' => 'GET']));
         }
         $invoiceId = (int) (is_string($query['invoice'] ?? null) ? $query['invoice'] : 0);
         $token = is_string($query['token'] ?? null) ? $query['token'] : '';
         if ($invoiceId <= 0 || !$this->gateway->tokens()->verify('status', [(string) $invoiceId], $token)) {
-            return HttpResponse::json(403, ['error' => 'invoice/token: reload the invoice page.']);
+            return HttpResponse::fromReply(HttpReply::error(403, 'forbidden', 'This status link does not belong to the invoice; reload the invoice page.', 'token'));
         }
-
-        $store = $this->gateway->store();
-        $row = $store->latestForInvoice($invoiceId);
-        if (
-            $row !== null
-            && in_array((string) $row->state, TransactionStore::OPEN_STATES, true)
-            && $this->gateway->settings->problems() === []
-            && ($row->checked_at === null || strtotime((string) $row->checked_at . ' UTC') <= time() - self::RECHECK_SECONDS)
-        ) {
-            try {
-                $this->gateway->reconciliation()->run($row);
-            } catch (\Exception $error) {
-                // The widget keeps showing the last known state; the cron will try again.
-            }
-            $row = $store->latestForInvoice($invoiceId);
+        try {
+            $this->gateway->runner()->runForBuyer((string) $invoiceId);
+        } catch (\Exception $error) {
+            // The box keeps showing what is known; the cron checks again.
+            $this->gateway->port()->log('warning', 'Checking the invoice for its page failed: ' . $error->getMessage(), ['order' => (string) $invoiceId]);
         }
-
-        $invoice = $this->gateway->ledger()->invoice($invoiceId);
-        $invoiceStatus = $invoice === null ? 'Unknown' : (string) $invoice['status'];
-        $state = $row === null ? '' : (string) $row->state;
-        $message = $invoiceStatus === 'Paid' ? StatusMessages::forState('paid') : StatusMessages::forState($state);
-        return HttpResponse::json(200, [
-            'invoice_status' => $invoiceStatus,
-            'state' => $state,
-            'message' => $message,
-            'terminal' => StatusMessages::isTerminal($state, $invoiceStatus),
-        ]);
+        return HttpResponse::fromReply(HttpReply::success($this->gateway->buyerStatus($invoiceId)));
     }
 }

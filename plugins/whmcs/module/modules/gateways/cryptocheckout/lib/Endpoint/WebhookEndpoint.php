@@ -6,18 +6,21 @@ namespace CryptoCheckout\Whmcs\Endpoint;
 
 use CryptoCheckout\Whmcs\Gateway;
 use CryptoCheckout\Whmcs\HttpResponse;
-use CryptoCheckout\Whmcs\Vendor\Client\Exception\CryptoCheckoutException;
-use CryptoCheckout\Whmcs\Vendor\Client\Exception\InvalidWebhookException;
-use CryptoCheckout\Whmcs\Vendor\Client\WebhookParser;
+use CryptoCheckout\Whmcs\Vendor\Client\Kernel\WebhookHandler;
 
 /**
- * The service's transaction.settled webhook. The body is unsigned, so it only names the
- * transaction to look at: the decision comes from GET /transaction for the checkout stored here.
+ * The service's transaction.settled webhook, answered by the kernel's WebhookHandler (the invoice
+ * is found by the transaction code stored with it; the decision comes from GET /transaction).
+ *
+ * Of WHMCS's callback checks, checkCbInvoiceID runs for the invoice of a known code, as every
+ * callback makes it. checkCbTransID does not: it ends the request when the transaction id is
+ * recorded already, so a replayed webhook would get an empty answer instead of the kernel's, and a
+ * run interrupted right after the payment was booked would not be completed. The kernel asks the
+ * same question (isPaymentBooked) under the invoice's claim before booking anything.
  */
 final class WebhookEndpoint
 {
-    /** @var Gateway */
-    private $gateway;
+    private Gateway $gateway;
 
     public function __construct(Gateway $gateway)
     {
@@ -26,35 +29,24 @@ final class WebhookEndpoint
 
     public function handle(string $method, string $rawBody): HttpResponse
     {
-        if ($method !== 'POST') {
-            return HttpResponse::json(405, ['error' => 'POST the transaction.settled webhook here.']);
+        $code = self::namedTransaction($method, $rawBody);
+        if ($code !== null) {
+            $invoiceId = $this->gateway->port()->findOrderByTransactionCode($code);
+            if ($invoiceId !== null) {
+                checkCbInvoiceID((int) $invoiceId, $this->gateway->settings->displayName);
+            }
         }
-        $ledger = $this->gateway->ledger();
-        try {
-            $hint = WebhookParser::parse($rawBody);
-        } catch (InvalidWebhookException $error) {
-            $ledger->log('Ignored: invalid webhook', ['field' => $error->getField(), 'error' => $error->getMessage()]);
-            return HttpResponse::json(400, ['error' => $error->getMessage()]);
-        }
+        return HttpResponse::fromReply($this->gateway->webhooks()->handle($method, $rawBody)['reply']);
+    }
 
-        $code = (string) $hint['transaction_code'];
-        $row = $this->gateway->store()->findByCode($code);
-        if ($row === null) {
-            $ledger->log('Ignored: unknown transaction', ['transaction_code' => $code]);
-            return HttpResponse::json(202, ['ignored' => true]);
+    /** The transaction code a POSTed body names, if any; the kernel validates the body itself. */
+    private static function namedTransaction(string $method, string $rawBody): ?string
+    {
+        if ($method !== 'POST' || strlen($rawBody) > WebhookHandler::MAX_BODY_BYTES) {
+            return null;
         }
-
-        // WHMCS's own checks, as every callback makes them: the invoice exists, and this
-        // transaction is not recorded yet (both end the request when they fail).
-        checkCbInvoiceID((int) $row->invoice_id, $this->gateway->settings->displayName);
-        checkCbTransID((string) $row->transaction_code);
-
-        try {
-            $result = $this->gateway->reconciliation()->run($row);
-        } catch (CryptoCheckoutException $error) {
-            $ledger->log('Lookup failed', ['transaction_code' => $code, 'error' => $error->getMessage()]);
-            return HttpResponse::json(503, ['error' => 'The transaction could not be confirmed; it will be checked again by the cron.']);
-        }
-        return HttpResponse::json(200, ['received' => true, 'state' => $result['state']]);
+        $body = json_decode($rawBody, true);
+        $code = is_array($body) ? ($body['transaction_code'] ?? null) : null;
+        return is_string($code) && $code !== '' && strlen($code) <= 64 ? $code : null;
     }
 }
