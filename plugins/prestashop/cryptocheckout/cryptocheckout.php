@@ -11,13 +11,18 @@
  * @license MIT
  */
 
-use CryptoCheckout\PrestaShop\CheckoutStarter;
+use CryptoCheckout\PrestaShop\CheckoutRepository;
 use CryptoCheckout\PrestaShop\ClientFactory;
 use CryptoCheckout\PrestaShop\OrderStates;
-use CryptoCheckout\PrestaShop\Reconciliation;
+use CryptoCheckout\PrestaShop\PrestaShopOrderPort;
 use CryptoCheckout\PrestaShop\Settings;
-use CryptoCheckout\PrestaShop\TransactionRepository;
 use CryptoCheckout\PrestaShop\Vendor\Client\Exception\CryptoCheckoutException;
+use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\BuyerStatus;
+use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\CheckoutOpener;
+use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\OrderState;
+use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\Runner;
+use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\StatusWidgetMarkup;
+use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\WebhookHandler;
 use CryptoCheckout\PrestaShop\Vendor\Client\Money;
 use CryptoCheckout\PrestaShop\Vendor\Client\Wallet\Networks;
 use PrestaShop\PrestaShop\Core\Payment\PaymentOption;
@@ -47,7 +52,7 @@ class Cryptocheckout extends PaymentModule
     {
         $this->name = 'cryptocheckout';
         $this->tab = 'payments_gateways';
-        $this->version = '1.0.1';
+        $this->version = '1.1.0';
         $this->author = 'Crypto Checkout';
         $this->need_instance = 0;
         $this->ps_versions_compliancy = ['min' => '8.0.0', 'max' => '9.99.99'];
@@ -76,7 +81,7 @@ class Cryptocheckout extends PaymentModule
         if (!parent::install() || !$this->registerHook(self::HOOKS)) {
             return false;
         }
-        if (!(new TransactionRepository())->install()) {
+        if (!(new CheckoutRepository())->install()) {
             return false;
         }
         foreach (Settings::defaults() as $key => $value) {
@@ -88,15 +93,21 @@ class Cryptocheckout extends PaymentModule
             Configuration::updateValue(Settings::POLL_TOKEN, bin2hex(random_bytes(24)));
         }
 
+        return $this->installOrderStates();
+    }
+
+    /** Creates the module's order states unless they exist (install and upgrades). */
+    public function installOrderStates()
+    {
         return OrderStates::install($this->name, function ($text) {
-            return $this->trans($text, [], 'Modules.Cryptocheckout.Admin');
+            return $this->plainText($text, [], 'Modules.Cryptocheckout.Admin');
         });
     }
 
     public function uninstall()
     {
         OrderStates::uninstall();
-        (new TransactionRepository())->uninstall();
+        (new CheckoutRepository())->uninstall();
         foreach (Settings::ALL_KEYS as $key) {
             Configuration::deleteByName($key);
         }
@@ -118,9 +129,7 @@ class Cryptocheckout extends PaymentModule
             foreach (Settings::FORM_KEYS as $key) {
                 $input[$key] = Tools::getValue($key, '');
             }
-            $result = Settings::validate($input, function ($text, array $parameters = []) {
-                return $this->trans($text, $parameters, 'Modules.Cryptocheckout.Admin');
-            });
+            $result = Settings::validate($input, $this->translator('Modules.Cryptocheckout.Admin'));
             if ($result['errors']) {
                 foreach ($result['errors'] as $message) {
                     $output .= $this->displayError(htmlspecialchars($message, ENT_QUOTES, 'UTF-8'));
@@ -245,7 +254,7 @@ class Cryptocheckout extends PaymentModule
         $problem = '';
         if (Settings::get(Settings::SERVICE_URL) !== '') {
             try {
-                ClientFactory::create()->getPaymentOptions('10.00', 'USD');
+                ClientFactory::configured()->getPaymentOptions('10.00', 'USD');
                 $reachable = true;
             } catch (CryptoCheckoutException $exception) {
                 $problem = $exception->getMessage();
@@ -304,14 +313,52 @@ class Cryptocheckout extends PaymentModule
         return false;
     }
 
-    public function createCheckoutStarter()
+    /* ------------------------------------------------------------------ the kernel, wired to PrestaShop */
+
+    public function createOrderPort()
     {
-        return new CheckoutStarter($this, new TransactionRepository(), ClientFactory::create());
+        return new PrestaShopOrderPort($this);
     }
 
-    public function createReconciliation()
+    public function createRunner()
     {
-        return new Reconciliation($this, new TransactionRepository(), ClientFactory::create());
+        return new Runner($this->createOrderPort(), [ClientFactory::class, 'forService']);
+    }
+
+    public function createCheckoutOpener()
+    {
+        return new CheckoutOpener($this->createOrderPort(), $this->createRunner(), [ClientFactory::class, 'forService']);
+    }
+
+    public function createWebhookHandler()
+    {
+        return new WebhookHandler($this->createOrderPort(), $this->createRunner());
+    }
+
+    /**
+     * What the checkout of an order is created with: its total with the currency's ISO 4217
+     * decimals ("25.00", "1500" for JPY), its reference, the wallet and service configured now,
+     * and the shop's addresses for the webhook and the buyer's return.
+     *
+     * @throws CryptoCheckoutException when the currency is not one the service accepts
+     */
+    public function checkoutTerms(Order $order)
+    {
+        $isoCode = (string) (new Currency((int) $order->id_currency))->iso_code;
+        $returnUrl = $this->getReturnUrl($order);
+
+        return [
+            'fiat_amount' => Money::normalizeFiatAmount(Tools::ps_round((float) $order->total_paid, Money::minorUnits($isoCode)), $isoCode),
+            'fiat_currency' => $isoCode,
+            'external_reference' => (string) $order->reference,
+            'service_url' => Settings::get(Settings::SERVICE_URL),
+            'wallet_address' => Settings::get(Settings::WALLET_ADDRESS),
+            'wallet_currency' => Settings::get(Settings::ASSET),
+            'wallet_network' => Settings::get(Settings::NETWORK),
+            'webhook_url' => $this->context->link->getModuleLink($this->name, 'webhook', [], true),
+            'success_url' => $returnUrl,
+            'cancel_url' => $returnUrl,
+        ];
     }
 
     /** The address where the buyer comes back to after paying: PrestaShop's order confirmation. */
@@ -338,8 +385,10 @@ class Cryptocheckout extends PaymentModule
         if (!$this->active || !isset($params['order']) || $params['order']->module !== $this->name) {
             return '';
         }
+        // The buyer is back from the payment page: check the service first (at most every few seconds).
+        $this->createRunner()->runForBuyer((string) $params['order']->id);
 
-        return $this->renderStatusWidget($params['order'], true);
+        return $this->renderStatusBox($params['order']);
     }
 
     public function hookDisplayOrderDetail($params)
@@ -348,71 +397,99 @@ class Cryptocheckout extends PaymentModule
             return '';
         }
 
-        return $this->renderStatusWidget($params['order'], false);
+        return $this->renderStatusBox($params['order']);
     }
 
-    /** The payment status shown to the buyer; on return from the payment page, checked first. */
-    private function renderStatusWidget(Order $order, $checkNow)
+    /**
+     * The buyer's view of the payment (the kernel's BuyerStatus), translated. The status endpoint
+     * answers the same shape.
+     *
+     * @return array{state: string, message: string, terminal: bool, checkout_url: string|null}
+     */
+    public function buyerStatus(Order $order)
     {
-        $repository = new TransactionRepository();
-        $row = $repository->findByOrder((int) $order->id);
-        if ($row === null) {
-            return '';
-        }
-        if ($checkNow && in_array($row['state'], TransactionRepository::OPEN_STATES, true) && (string) $row['transaction_code'] !== '') {
-            $this->createReconciliation()->reconcile((int) $order->id);
-            $row = $repository->findByOrder((int) $order->id);
-        }
-        $state = (string) $row['state'];
-        $this->context->smarty->assign([
-            'cryptocheckout_state' => $state,
-            'cryptocheckout_state_label' => $this->stateLabel($state),
-            'cryptocheckout_status_url' => $this->context->link->getModuleLink($this->name, 'status', ['id_order' => (int) $order->id, 'key' => $order->secure_key], true),
-            'cryptocheckout_pay_url' => $state === TransactionRepository::STATE_AWAITING
-                ? ((string) $row['checkout_url'] !== '' ? (string) $row['checkout_url'] : $this->getRetryUrl($order))
-                : '',
-            'cryptocheckout_reference' => (string) $order->reference,
-        ]);
+        $port = $this->createOrderPort();
+        $idOrder = (string) $order->id;
 
-        return $this->fetch('module:cryptocheckout/views/templates/hook/payment_return.tpl');
+        return BuyerStatus::of($port->orderState($idOrder), $port->checkouts($idOrder), time(), $this->translator('Modules.Cryptocheckout.Shop'));
     }
 
-    /** The buyer-facing label of a reconciliation state. */
-    public function stateLabel($state)
+    /**
+     * The status box every platform shows (StatusWidgetMarkup), which the front script keeps up to
+     * date from the status endpoint; below it, while the order is open but has no checkout that
+     * can be paid, the link that starts a new payment.
+     */
+    private function renderStatusBox(Order $order)
     {
-        $domain = 'Modules.Cryptocheckout.Shop';
-        switch ($state) {
-            case TransactionRepository::STATE_PAID:
-                return $this->trans('Payment received. Thank you!', [], $domain);
-            case TransactionRepository::STATE_UNDERPAID:
-                return $this->trans('Part of the amount was received. The shop will contact you about the rest.', [], $domain);
-            case TransactionRepository::STATE_LATE_REVIEW:
-                return $this->trans('Your payment arrived after the order was cancelled. The shop will review it and contact you.', [], $domain);
-            case TransactionRepository::STATE_CANCELLED:
-                return $this->trans('The payment window closed without payment; the order is cancelled.', [], $domain);
-            default:
-                return $this->trans('Waiting for your crypto payment to be confirmed.', [], $domain);
+        $status = $this->buyerStatus($order);
+        $statusUrl = $this->context->link->getModuleLink($this->name, 'status', ['id_order' => (int) $order->id, 'key' => $order->secure_key], true);
+        $html = StatusWidgetMarkup::render($status, $statusUrl, $this->translator('Modules.Cryptocheckout.Shop'));
+        if ($status['checkout_url'] === null && in_array($status['state'], OrderState::OPEN, true)) {
+            $this->context->smarty->assign(['cryptocheckout_retry_url' => $this->getRetryUrl($order)]);
+            $html .= $this->fetch('module:cryptocheckout/views/templates/hook/retry.tpl');
         }
+
+        return $html;
     }
 
     public function hookDisplayAdminOrderMainBottom($params)
     {
         $idOrder = (int) ($params['id_order'] ?? 0);
-        $row = $idOrder ? (new TransactionRepository())->findByOrder($idOrder) : null;
-        if ($row === null) {
+        $order = new Order($idOrder);
+        if (!Validate::isLoadedObject($order) || $order->module !== $this->name) {
             return '';
         }
+        $checkouts = [];
+        foreach ($this->createOrderPort()->checkouts((string) $idOrder) as $checkout) {
+            $checkouts[] = [
+                'transaction_code' => $checkout->transactionCode,
+                'checkout_url' => $checkout->checkoutUrl,
+                'amount' => $checkout->fiatAmount . ' ' . $checkout->fiatCurrency,
+                'wallet' => $checkout->walletAddress . ' (' . $checkout->walletCurrency . ', ' . $checkout->walletNetwork . ')',
+                'created' => self::dateTime($checkout->createdAt),
+                'status' => (string) $checkout->lastStatus,
+                'received_usd' => (string) $checkout->receivedUsd,
+                'checked' => self::dateTime($checkout->checkedAt),
+                'resolution' => (string) $checkout->resolution,
+            ];
+        }
+        $notes = [];
+        foreach (Message::getMessagesByOrderId($idOrder, true) as $message) {
+            if (strpos((string) $message['message'], 'Crypto Checkout:') === 0) {
+                $notes[] = ['date' => (string) $message['date_add'], 'text' => (string) $message['message']];
+            }
+        }
         $this->context->smarty->assign([
-            'cryptocheckout_transaction_code' => (string) $row['transaction_code'],
-            'cryptocheckout_checkout_url' => (string) $row['checkout_url'],
-            'cryptocheckout_state' => (string) $row['state'],
-            'cryptocheckout_amount' => $row['fiat_amount'] . ' ' . $row['fiat_currency'],
-            'cryptocheckout_wallet' => $row['wallet_address'] . ' (' . $row['wallet_currency'] . ', ' . $row['wallet_network'] . ')',
-            'cryptocheckout_last_status' => (string) $row['last_status'],
-            'cryptocheckout_last_checked' => (string) $row['last_checked'],
+            'cryptocheckout_checkouts' => $checkouts,
+            'cryptocheckout_notes' => $notes,
         ]);
 
         return $this->fetch('module:cryptocheckout/views/templates/admin/order.tpl');
+    }
+
+    /** Unix seconds as the shop's local date and time, or "" for none. */
+    private static function dateTime($time)
+    {
+        return $time === null ? '' : date('Y-m-d H:i:s', (int) $time);
+    }
+
+    /**
+     * The module's translations as the kernel calls them: (text, %placeholders%) => plain text.
+     * Module::trans() HTML-escapes what it returns; the kernel escapes what it prints itself, so
+     * the text is handed over unescaped.
+     *
+     * @return callable(string, array<string, string>): string
+     */
+    public function translator($domain)
+    {
+        return function ($text, array $parameters = []) use ($domain) {
+            return $this->plainText($text, $parameters, $domain);
+        };
+    }
+
+    private function plainText($text, array $parameters, $domain)
+    {
+        return htmlspecialchars_decode($this->trans($text, $parameters, $domain), ENT_NOQUOTES);
     }
 
     public function hookActionFrontControllerSetMedia($params)

@@ -1,3 +1,5 @@
+import type { FileSize, Log } from '@cryptocheckout/plugin-build';
+
 /** The plugin folder (plugins/prestashop). */
 export declare const PLUGIN_ROOT: string;
 /** The module folder that becomes the zip's top folder. */
@@ -9,8 +11,8 @@ export declare const PRESTASHOP_GUARD: string;
 export declare function indexGuardSource(): Promise<string>;
 export declare function addIndexGuards(dir: string, source: string): Promise<void>;
 /** Copies the PHP client into `moduleDir`/vendor/cryptocheckout-client; returns the files written. */
-export declare function copyClient(moduleDir?: string): Promise<string[]>;
+export declare function copyClient(moduleDir?: string, log?: Log): Promise<string[]>;
 /** Bundles admin.js and front.js into `outdir`; returns each file's raw and gzipped size. */
-export declare function buildAssets(
-  outdir?: string,
-): Promise<Record<string, { bytes: number; gzipBytes: number }>>;
+export declare function buildAssets(outdir?: string, log?: Log): Promise<Record<string, FileSize>>;
+/** Builds the client copy and the scripts into the module folder `moduleDir` (default MODULE_DIR). */
+export declare function buildModule(moduleDir?: string, log?: Log): Promise<Record<string, FileSize>>;

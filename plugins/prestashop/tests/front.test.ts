@@ -1,16 +1,13 @@
 // @vitest-environment happy-dom
 // @vitest-environment-options {"url": "https://shop.example/index.php?controller=order-confirmation", "settings": {"navigation": {"disableChildFrameNavigation": true}}}
+import type { StatusWidget } from '@cryptocheckout/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describeWithStatusFixtures } from '../../../packages/core/src/browser/status-widget.test-helpers.js';
 import { attachSettingsForm } from '../assets/src/admin.js';
-import {
-  fetchOrderStatus,
-  type OrderStatus,
-  startEmbeddedCheckout,
-  startStatusWidget,
-} from '../assets/src/front.js';
+import { init, startEmbeddedCheckout } from '../assets/src/front.js';
 
 // The module's browser scripts: the settings form's live wallet check, the confirmation page's
-// status widget and the embedded checkout, on happy-dom.
+// status box and the embedded checkout, on happy-dom.
 
 const WALLET = '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359';
 const CHECKOUT_URL = 'https://pay.example/pay/3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f';
@@ -86,77 +83,62 @@ describe('settings form', () => {
   });
 });
 
-function statusBox(state = 'awaiting_payment'): HTMLElement {
-  document.body.innerHTML = `
-    <section data-cryptocheckout-status data-status-url="/module/cryptocheckout/status?id_order=7&amp;key=k" data-state="${state}">
-      <p data-cryptocheckout-label>Waiting</p>
-      <a data-cryptocheckout-pay href="${CHECKOUT_URL}">Pay now</a>
-    </section>`;
-  return document.querySelector<HTMLElement>('[data-cryptocheckout-status]')!;
-}
+const STATUS_URL =
+  'https://shop.example/index.php?fc=module&module=cryptocheckout&controller=status&id_order=7&key=k';
 
-const answer = (data: OrderStatus | Record<string, unknown>, status = 200) =>
-  new Response(JSON.stringify({ status: 'success', data }), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
+// The status box and the status controller's answers come from the PHP kernel (StatusWidgetMarkup,
+// BuyerStatus in HttpReply's envelope); the widget is @cryptocheckout/core's, tested there in depth.
+describeWithStatusFixtures(
+  'status box of the confirmation and order pages',
+  { statusUrl: STATUS_URL, checkoutUrl: CHECKOUT_URL },
+  (fixtures) => {
+    let widgets: StatusWidget[] = [];
+    afterEach(() => {
+      for (const widget of widgets) widget.stop();
+      widgets = [];
+      vi.useRealTimers();
+      vi.unstubAllGlobals();
+    });
 
-describe('status widget', () => {
-  it('polls until the order is final, updating label and state, hiding "Pay now"', async () => {
-    const box = statusBox();
-    const answers = [
-      { state: 'awaiting_payment', label: 'Waiting', final: false },
-      { state: 'paid', label: 'Payment received. Thank you!', final: true },
-    ];
-    const fetchMock = vi.fn(async () =>
-      answer(answers.shift() ?? { state: 'paid', label: 'x', final: true }),
-    );
-    const poller = startStatusWidget(box, {
-      fetch: fetchMock as unknown as typeof fetch,
-      intervalMs: 5,
-      document: null,
-    })!;
-    await vi.waitFor(() => expect(box.dataset.state).toBe('paid'));
-    expect(box.querySelector('[data-cryptocheckout-label]')!.textContent).toBe(
-      'Payment received. Thank you!',
-    );
-    expect(box.querySelector<HTMLElement>('[data-cryptocheckout-pay]')!.hidden).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(fetchMock).toHaveBeenCalledTimes(2);
-    expect(poller.running).toBe(false);
-    expect(fetchMock.mock.calls[0]).toEqual([
-      '/module/cryptocheckout/status?id_order=7&key=k',
-      expect.objectContaining({ credentials: 'same-origin' }),
-    ]);
-  });
+    function load(box: string, answers: string[]) {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      document.body.innerHTML = `<div id="content">${box}</div>`;
+      const fetch = vi.fn<typeof globalThis.fetch>(
+        async () => new Response(answers.length > 1 ? answers.shift() : answers[0]),
+      );
+      vi.stubGlobal('fetch', fetch);
+      widgets = init(document);
+      return { fetch, root: document.querySelector<HTMLElement>('[data-cryptocheckout-status]')! };
+    }
 
-  it('shows the label as text, never as markup', async () => {
-    const box = statusBox();
-    const fetchMock = vi.fn(async () =>
-      answer({ state: 'cancelled', label: '<img src=x onerror=alert(1)>', final: true }),
-    );
-    startStatusWidget(box, { fetch: fetchMock as unknown as typeof fetch, document: null });
-    await vi.waitFor(() => expect(box.dataset.state).toBe('cancelled'));
-    expect(box.querySelector('img')).toBeNull();
-    expect(box.querySelector('[data-cryptocheckout-label]')!.textContent).toBe(
-      '<img src=x onerror=alert(1)>',
-    );
-  });
+    it('follows the status controller until the order is final, hiding "Pay now"', async () => {
+      const { fetch, root } = load(fixtures.awaiting_payment.box, [
+        fixtures.awaiting_payment.answer,
+        fixtures.paid.answer,
+      ]);
+      expect(widgets).toHaveLength(1);
+      expect(fetch).toHaveBeenCalledWith(STATUS_URL, expect.objectContaining({ credentials: 'same-origin' }));
+      await vi.advanceTimersByTimeAsync(3_000);
+      expect(root.dataset.state).toBe('paid');
+      expect(root.querySelector('.cryptocheckout-status__message')!.textContent).toBe(
+        'Payment received. Thank you!',
+      );
+      expect(root.querySelector<HTMLElement>('.cryptocheckout-status__actions')!.hidden).toBe(true);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(fetch).toHaveBeenCalledTimes(2);
+    });
 
-  it('rejects answers that are not a success envelope', async () => {
-    const signal = new AbortController().signal;
-    await expect(
-      fetchOrderStatus(
-        '/s',
-        signal,
-        (async () => new Response('{}', { status: 500 })) as unknown as typeof fetch,
-      ),
-    ).rejects.toThrow('HTTP 500');
-    await expect(
-      fetchOrderStatus('/s', signal, (async () => answer({ state: 1 })) as unknown as typeof fetch),
-    ).rejects.toThrow('unexpected status answer');
-  });
-});
+    it('never polls a final status, and leaves "Pay now" a plain link', async () => {
+      const { fetch } = load(fixtures.cancelled.box, [fixtures.cancelled.answer]);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(fetch).not.toHaveBeenCalled();
+      load(fixtures.awaiting_payment.box, [fixtures.awaiting_payment.answer]);
+      document.addEventListener('click', (event) => event.preventDefault(), { once: true });
+      document.querySelector<HTMLElement>('.cryptocheckout-status__pay')!.click();
+      expect(document.querySelector('[role="dialog"]')).toBeNull();
+    });
+  },
+);
 
 describe('embedded checkout', () => {
   function embedBox(
@@ -170,6 +152,27 @@ describe('embedded checkout', () => {
   }
 
   const dialog = () => document.querySelector<HTMLElement>('[role="dialog"]');
+
+  /** Opens the embedded checkout for `returnUrl` and has its pay page report the payment settled. */
+  function settleEmbedded(returnUrl?: string) {
+    const assign = vi.spyOn(window.location, 'assign').mockImplementation(() => {});
+    startEmbeddedCheckout(embedBox(returnUrl), window);
+    const frame = dialog()!.querySelector('iframe')!;
+    window.dispatchEvent(
+      new MessageEvent('message', {
+        origin: 'https://pay.example',
+        source: frame.contentWindow,
+        data: {
+          source: 'cryptocheckout',
+          version: 1,
+          type: 'settled',
+          transaction_code: '3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f',
+          status: 'settled',
+        },
+      }),
+    );
+    return assign;
+  }
 
   it('opens the checkout in a modal at once, and the button reopens it after closing', () => {
     const box = embedBox();
@@ -186,40 +189,12 @@ describe('embedded checkout', () => {
   });
 
   it('sends the buyer to the confirmation page when the pay page reports the payment settled', () => {
-    const box = embedBox();
-    const assign = vi.spyOn(window.location, 'assign').mockImplementation(() => {});
-    startEmbeddedCheckout(box, window);
-    const frame = dialog()!.querySelector('iframe')!;
-    window.dispatchEvent(
-      new MessageEvent('message', {
-        origin: 'https://pay.example',
-        source: frame.contentWindow,
-        data: {
-          source: 'cryptocheckout',
-          version: 1,
-          type: 'settled',
-          transaction_code: '3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f',
-          status: 'settled',
-        },
-      }),
-    );
-    expect(assign).toHaveBeenCalledWith(
+    expect(settleEmbedded()).toHaveBeenCalledWith(
       'https://shop.example/index.php?controller=order-confirmation&id_order=7',
     );
   });
 
   it('never follows a return address on another origin', () => {
-    const box = embedBox('https://evil.example/phish');
-    const assign = vi.spyOn(window.location, 'assign').mockImplementation(() => {});
-    startEmbeddedCheckout(box, window);
-    const frame = dialog()!.querySelector('iframe')!;
-    window.dispatchEvent(
-      new MessageEvent('message', {
-        origin: 'https://pay.example',
-        source: frame.contentWindow,
-        data: { source: 'cryptocheckout', version: 1, type: 'settled', transaction_code: 'abc' },
-      }),
-    );
-    expect(assign).not.toHaveBeenCalled();
+    expect(settleEmbedded('https://evil.example/phish')).not.toHaveBeenCalled();
   });
 });

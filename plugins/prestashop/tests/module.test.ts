@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type RunningServer, startServer } from '@cryptocheckout/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeEachPhp, phpString } from '../../../packages/php-testkit/src/index.js';
+import {
+  describeEachPhp,
+  phpString,
+  type SandboxService,
+  startSandboxService,
+} from '../../../packages/php-testkit/src/index.js';
 import { installAndConfigure, type ModuleCopy, prelude, prepareModule, WALLET } from './harness/harness.js';
 
 // The module inside the PrestaShop 8.1.2 harness, in-process: install and uninstall, the back
@@ -11,23 +12,15 @@ import { installAndConfigure, type ModuleCopy, prelude, prepareModule, WALLET } 
 // the hooks that render templates.
 
 const copy: ModuleCopy = await prepareModule();
-let server: RunningServer;
-const serverData = mkdtempSync(join(tmpdir(), 'cc-prestashop-server-'));
+let service: SandboxService;
 
 beforeAll(async () => {
-  server = await startServer({
-    host: '127.0.0.1',
-    port: 0,
-    dataDir: serverData,
-    mode: 'sandbox',
-    logLevel: 'silent',
-  });
+  service = await startSandboxService();
 });
 
 afterAll(async () => {
-  await server?.close();
+  await service?.close();
   copy?.remove();
-  rmSync(serverData, { recursive: true, force: true });
 });
 
 let databases = 0;
@@ -57,14 +50,15 @@ $first = array_map(function ($key) { return (int) Configuration::get($key); }, [
 // Reinstalling after an uninstall takes the same states back instead of adding new ones.
 $module->uninstall();
 $afterUninstall = Db::getInstance()->getValue("SELECT COUNT(*) FROM ps_configuration WHERE name LIKE 'CRYPTOCHECKOUT_%'");
-$tableGone = !Db::getInstance()->getValue("SELECT 1 FROM sqlite_master WHERE name = 'ps_cryptocheckout_transaction'");
+$tableGone = !Db::getInstance()->getValue("SELECT 1 FROM sqlite_master WHERE name IN ('ps_cryptocheckout_checkout', 'ps_cryptocheckout_claim')");
 $module = Module::getInstanceByName('cryptocheckout');
 $reinstalled = $module->install();
 $second = array_map(function ($key) { return (int) Configuration::get($key); }, ['CRYPTOCHECKOUT_OS_AWAITING', 'CRYPTOCHECKOUT_OS_UNDERPAID', 'CRYPTOCHECKOUT_OS_REVIEW']);
 $moduleStates = (int) Db::getInstance()->getValue("SELECT COUNT(*) FROM ps_order_state WHERE module_name = 'cryptocheckout'");
+$tablesBack = (int) Db::getInstance()->getValue("SELECT COUNT(*) FROM sqlite_master WHERE name IN ('ps_cryptocheckout_checkout', 'ps_cryptocheckout_claim')");
 echo json_encode([
     'installed' => $installed, 'hooks' => $hooks, 'states' => $states, 'first' => $first, 'second' => $second,
-    'moduleStates' => $moduleStates, 'afterUninstall' => (int) $afterUninstall, 'tableGone' => $tableGone, 'reinstalled' => $reinstalled,
+    'moduleStates' => $moduleStates, 'afterUninstall' => (int) $afterUninstall, 'tableGone' => $tableGone, 'reinstalled' => $reinstalled, 'tablesBack' => $tablesBack,
     'token' => strlen((string) Configuration::get('CRYPTOCHECKOUT_POLL_TOKEN')),
     'version' => $module->version, 'tab' => $module->tab, 'controllers' => $module->controllers,
     'compliancy' => $module->ps_versions_compliancy, 'currencies' => count(Currency::checkPaymentCurrencies($module->id)),
@@ -100,11 +94,12 @@ echo json_encode([
         expect(result.afterUninstall).toBe(0);
         expect(result.tableGone).toBe(true);
         expect(result.reinstalled).toBe(true);
+        expect(result.tablesBack).toBe(2);
         expect(result.second).toEqual(result.first);
         expect(result.moduleStates).toBe(3);
         expect(result.token).toBe(48);
         expect(result).toMatchObject({
-          version: '1.0.1',
+          version: '1.1.0',
           tab: 'payments_gateways',
           controllers: ['validation', 'webhook', 'status', 'poll'],
           compliancy: { min: '8.0.0', max: '9.99.99' },
@@ -130,13 +125,98 @@ $ok = upgrade_module_1_0_1($module);
 echo json_encode([$ok, (int) Db::getInstance()->getValue("SELECT COUNT(*) FROM ps_order_state WHERE module_name = 'cryptocheckout'"), $module->isRegisteredInHook('displayAdminOrderMainBottom')]);`);
         expect(result).toEqual([true, 3, true]);
       });
+      it('upgrades to 1.1.0 carrying every checkout of the one-row-per-order table over', async () => {
+        const result = await run(`
+$module = Module::getInstanceByName('cryptocheckout');
+$module->install();
+Configuration::updateValue('CRYPTOCHECKOUT_SERVICE_URL', 'https://pay.example.com');
+$db = Db::getInstance();
+// The shop as 1.0.1 left it: its table and rows, none of the new tables.
+$db->execute('DROP TABLE ps_cryptocheckout_checkout');
+$db->execute('DROP TABLE ps_cryptocheckout_claim');
+$db->execute('CREATE TABLE IF NOT EXISTS \`ps_cryptocheckout_transaction\` (
+    \`id_order\` INT(10) UNSIGNED NOT NULL, \`id_cart\` INT(10) UNSIGNED NOT NULL, \`transaction_code\` VARCHAR(64) NULL,
+    \`checkout_url\` VARCHAR(2048) NULL, \`fiat_amount\` VARCHAR(32) NOT NULL, \`fiat_currency\` VARCHAR(3) NOT NULL,
+    \`wallet_address\` VARCHAR(128) NOT NULL, \`wallet_currency\` VARCHAR(16) NOT NULL, \`wallet_network\` VARCHAR(16) NOT NULL,
+    \`state\` VARCHAR(32) NOT NULL DEFAULT \\'awaiting_payment\\', \`last_status\` VARCHAR(32) NULL, \`last_checked\` DATETIME NULL,
+    \`date_add\` DATETIME NOT NULL, \`date_upd\` DATETIME NOT NULL,
+    PRIMARY KEY (\`id_order\`), UNIQUE KEY \`cryptocheckout_code\` (\`transaction_code\`), KEY \`cryptocheckout_state\` (\`state\`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4');
+$recent = date('Y-m-d H:i:s', time() - 600);
+$old = date('Y-m-d H:i:s', time() - 3 * 86400);
+$rows = [
+    [1, 'AAAAAAAA-0000-4000-8000-000000000001', 'awaiting_payment', 'pending', $recent, $recent],
+    [2, 'aaaaaaaa-0000-4000-8000-000000000002', 'paid', 'settled', $recent, $recent],
+    [3, 'aaaaaaaa-0000-4000-8000-000000000003', 'late_payment_review', 'settled', $old, $old],
+    [4, 'aaaaaaaa-0000-4000-8000-000000000004', 'cancelled', 'expired', $old, $old],
+    [5, 'aaaaaaaa-0000-4000-8000-000000000005', 'underpaid', 'underpaid', $recent, $recent],
+    [6, null, 'awaiting_payment', null, null, $recent],
+];
+foreach ($rows as [$id, $code, $state, $status, $checked, $added]) {
+    $db->insert('cryptocheckout_transaction', [
+        'id_order' => $id, 'id_cart' => 10 + $id, 'transaction_code' => $code, 'checkout_url' => $code ? 'https://pay.example.com/pay/' . strtolower($code) : null,
+        'fiat_amount' => '25.00', 'fiat_currency' => 'EUR', 'wallet_address' => ${phpString(WALLET)}, 'wallet_currency' => 'USDC',
+        'wallet_network' => 'POLYGON', 'state' => $state, 'last_status' => $status, 'last_checked' => $checked, 'date_add' => $added, 'date_upd' => $added,
+    ], true);
+}
+require_once _PS_MODULE_DIR_ . 'cryptocheckout/upgrade/upgrade-1.1.0.php';
+$ok = upgrade_module_1_1_0($module);
+$port = new CryptoCheckout\\PrestaShop\\PrestaShopOrderPort($module);
+$checkouts = [];
+foreach ([1, 2, 3, 4, 5, 6] as $id) {
+    $checkouts[$id] = array_map(function ($checkout) { return $checkout->toArray(); }, $port->checkouts((string) $id));
+}
+echo json_encode([
+    'ok' => $ok,
+    'legacyKept' => (bool) $db->getValue("SELECT 1 FROM sqlite_master WHERE name = 'ps_cryptocheckout_transaction'"),
+    'checkouts' => $checkouts,
+    'found' => $port->findOrderByTransactionCode('AAAAAAAA-0000-4000-8000-000000000001'),
+    'due' => $port->dueCheckouts(new CryptoCheckout\\PrestaShop\\Vendor\\Client\\Kernel\\PollPolicy(), time()),
+    'recent' => strtotime($recent),
+    'again' => upgrade_module_1_1_0($module),
+]);`);
+        expect(result.ok).toBe(true);
+        expect(result.legacyKept).toBe(false);
+        const checkouts = result.checkouts as Record<string, Array<Record<string, unknown>>>;
+        expect(checkouts['6']).toEqual([]);
+        expect(checkouts['1']).toEqual([
+          {
+            transaction_code: 'aaaaaaaa-0000-4000-8000-000000000001',
+            checkout_url: 'https://pay.example.com/pay/aaaaaaaa-0000-4000-8000-000000000001',
+            service_url: 'https://pay.example.com',
+            fiat_amount: '25.00',
+            fiat_currency: 'EUR',
+            wallet_address: WALLET,
+            wallet_currency: 'USDC',
+            wallet_network: 'POLYGON',
+            created_at: result.recent,
+            expires_at: null,
+            watch_until: expect.any(Number),
+            checked_at: result.recent,
+            last_status: 'pending',
+            received_usd: null,
+            applied_action: null,
+            resolution: null,
+          },
+        ]);
+        const outcome = (id: string) => [checkouts[id]?.[0]?.applied_action, checkouts[id]?.[0]?.resolution];
+        expect(outcome('2')).toEqual(['mark_paid', 'booked']);
+        expect(outcome('3')).toEqual(['hold_late_payment', 'flagged']);
+        expect(outcome('4')).toEqual(['cancel_expired', null]);
+        expect(outcome('5')).toEqual(['hold_underpaid', null]);
+        expect(result.found).toBe('1');
+        // What was still open is polled (the old cancelled one once more, to learn its real expiry);
+        // what was booked or handed to the merchant is not.
+        expect((result.due as string[][]).map(([id]) => id).sort()).toEqual(['1', '4', '5']);
+        expect(result.again).toBe(true);
+      });
     });
 
     describe('back office configuration', () => {
       /** Submits the settings form as the back office does and reports the page and the saved values. */
       const submit = (fields: Record<string, string>, token = 'valid') =>
         run(`
-${installAndConfigure(server.url)}
+${installAndConfigure(service.url)}
 HarnessShop::actAsEmployee();
 $_POST = json_decode(${phpString(JSON.stringify({ submitCryptocheckout: '1', ...fields }))}, true);
 $_POST['token'] = ${token === 'valid' ? "Tools::getAdminTokenLite('AdminModules')" : phpString(token)};
@@ -180,15 +260,33 @@ echo json_encode(['html' => $html, 'saved' => $saved, 'js' => Context::getContex
         });
         const html = String(result.html);
         expect(html).not.toContain('Settings updated.');
+        // The kernel's SettingsRules, through the module's translations, shown under each field's key.
         expect(html).toContain('Service URL: enter the address of your Crypto Checkout service');
-        expect(html).toContain('Asset: BTC is not settled on POLYGON; choose one of USDC, USDT, POL.');
-        expect(html).toContain('Wallet address: This is a TRON address, but the network is POLYGON.');
-        expect(html).toContain('Display mode: choose');
+        expect(html).toContain(
+          'Settlement asset: BTC is not settled on POLYGON; choose one of USDC, USDT, POL, or another network.',
+        );
+        expect(html).toContain(
+          'Wallet address (POLYGON): This is a TRON address, but the network is POLYGON.',
+        );
+        expect(html).toContain('Display: choose &quot;redirect&quot; or &quot;embedded&quot;.');
         // The refused input is shown again, escaped, so the merchant can correct it.
         expect(html).toContain('value="ftp://pay.example.com"');
         expect(result.saved).toMatchObject({
-          CRYPTOCHECKOUT_SERVICE_URL: server.url,
+          CRYPTOCHECKOUT_SERVICE_URL: service.url,
           CRYPTOCHECKOUT_ASSET: 'USDC',
+        });
+      });
+
+      it('stores the service URL the way the kernel reads it (no trailing /api), dropping pasted blanks', async () => {
+        const result = await submit({
+          ...valid,
+          CRYPTOCHECKOUT_SERVICE_URL: '\u00a0https://pay.example.com/shop/api/ ',
+          CRYPTOCHECKOUT_WALLET_ADDRESS: `\u200b${WALLET}\u00a0`,
+        });
+        expect(result.html).toContain('Settings updated.');
+        expect(result.saved).toMatchObject({
+          CRYPTOCHECKOUT_SERVICE_URL: 'https://pay.example.com/shop',
+          CRYPTOCHECKOUT_WALLET_ADDRESS: WALLET,
         });
       });
 
@@ -211,14 +309,14 @@ echo json_encode(['html' => $html, 'saved' => $saved, 'js' => Context::getContex
         const result = await submit(valid, 'forged');
         expect(String(result.html)).toContain('Invalid security token');
         expect(result.saved).toMatchObject({
-          CRYPTOCHECKOUT_SERVICE_URL: server.url,
+          CRYPTOCHECKOUT_SERVICE_URL: service.url,
           CRYPTOCHECKOUT_DEBUG: '0',
         });
       });
 
       it('shows the status panel: service reachable, last webhook and poll, the cron line', async () => {
         const result = await run(`
-${installAndConfigure(server.url)}
+${installAndConfigure(service.url)}
 HarnessShop::actAsEmployee();
 $up = Module::getInstanceByName('cryptocheckout')->getContent();
 Configuration::updateValue('CRYPTOCHECKOUT_LAST_WEBHOOK', '2026-11-20 10:00:00');
@@ -240,7 +338,7 @@ echo json_encode(['up' => $up, 'down' => $down, 'token' => Configuration::get('C
     describe('payment option', () => {
       const options = (setup: string, iso = 'EUR') =>
         run(`
-${installAndConfigure(server.url)}
+${installAndConfigure(service.url)}
 ${setup}
 $cart = HarnessShop::createCart('25.00', ${phpString(iso)});
 HarnessShop::actAsBuyer($cart['id_cart']);
@@ -277,6 +375,158 @@ echo json_encode(array_map(function ($option) { return $option->toArray(); }, $o
 
       it('is hidden for a currency the service does not accept', async () => {
         expect(await options('', 'XOF')).toEqual([]);
+      });
+    });
+
+    describe('storage', () => {
+      it('selects the due checkouts in one query exactly as the kernel PollPolicy does', async () => {
+        const result = await run(`
+$module = Module::getInstanceByName('cryptocheckout');
+$module->install();
+$repository = new CryptoCheckout\\PrestaShop\\CheckoutRepository();
+$port = new CryptoCheckout\\PrestaShop\\PrestaShopOrderPort($module);
+$now = 1800000000;
+mt_srand(7);
+$pick = function (array $choices) { return $choices[mt_rand(0, count($choices) - 1)]; };
+for ($i = 1; $i <= 80; $i++) {
+    $checkout = new CryptoCheckout\\PrestaShop\\Vendor\\Client\\Kernel\\StoredCheckout();
+    $checkout->transactionCode = sprintf('cccccccc-0000-4000-8000-%012d', $i);
+    $checkout->checkoutUrl = 'https://pay.example.com/pay/' . $checkout->transactionCode;
+    $checkout->serviceUrl = 'https://pay.example.com';
+    $checkout->fiatAmount = '10.00';
+    $checkout->fiatCurrency = 'EUR';
+    $checkout->walletAddress = ${phpString(WALLET)};
+    $checkout->walletCurrency = 'USDC';
+    $checkout->walletNetwork = 'POLYGON';
+    $checkout->createdAt = $now - 5 * 86400 + $i * 3700;
+    // Open, in its late window, long over, or never told by the service.
+    $checkout->expiresAt = $pick([$now + 600, $now - 3600, $now - 3 * 86400, null]);
+    $checkout->watchUntil = $checkout->expiresAt === null ? $now + 1800 : $checkout->expiresAt + 25 * 3600;
+    $checkout->checkedAt = $pick([null, $now - 30, $now - 60, $now - 90, $now - 599, $now - 600, $now - 7200]);
+    $checkout->resolution = $pick([null, null, null, 'booked', 'flagged']);
+    $repository->add(1 + $i % 9, $checkout);
+}
+$entries = [];
+for ($order = 1; $order <= 9; $order++) {
+    foreach ($port->checkouts((string) $order) as $checkout) {
+        $entries[] = [(string) $order, $checkout];
+    }
+}
+$compared = [];
+foreach ([1, 3, 10, 50, 200] as $batch) {
+    $policy = new CryptoCheckout\\PrestaShop\\Vendor\\Client\\Kernel\\PollPolicy($batch);
+    $compared[] = ['batch' => $batch, 'sql' => $port->dueCheckouts($policy, $now), 'kernel' => $policy->select($entries, $now)];
+}
+echo json_encode($compared);`);
+        const compared = result as unknown as Array<{ batch: number; sql: string[][]; kernel: string[][] }>;
+        for (const { batch, sql, kernel } of compared) {
+          expect(sql, `batch ${batch}`).toEqual(kernel);
+          expect(sql.length, `batch ${batch}`).toBe(Math.min(batch, compared.at(-1)!.kernel.length));
+        }
+        // Enough of them are due, and enough are not, for the comparison to mean something.
+        expect(compared.at(-1)!.kernel.length).toBeGreaterThan(15);
+        expect(compared.at(-1)!.kernel.length).toBeLessThan(60);
+      });
+
+      it('lets exactly one of two swaps of the same claim win', async () => {
+        const result = await run(`
+$module = Module::getInstanceByName('cryptocheckout');
+$module->install();
+$port = new CryptoCheckout\\PrestaShop\\PrestaShopOrderPort($module);
+echo json_encode([
+    'first' => $port->swapClaim('7', null, 'a|x|1|one'),
+    'second' => $port->swapClaim('7', null, 'b|x|1|two'),
+    'held' => $port->readClaim('7'),
+    'wrongRelease' => $port->swapClaim('7', 'b|x|1|two', null),
+    'release' => $port->swapClaim('7', 'a|x|1|one', null),
+    'free' => $port->readClaim('7'),
+    'again' => $port->swapClaim('7', null, 'c|x|2|three'),
+    'other' => $port->readClaim('8'),
+]);`);
+        expect(result).toEqual({
+          first: true,
+          second: false,
+          held: 'a|x|1|one',
+          wrongRelease: false,
+          release: true,
+          free: null,
+          again: true,
+          other: null,
+        });
+      });
+    });
+
+    describe('JSON endpoints', () => {
+      // PrestaShop 8.1.2 sets $ajax in Controller::__construct() from the request (an Accept header
+      // naming application/json); the service's webhook, a cron line's curl and a plain fetch() do
+      // not send one, and a controller that relied on `public $ajax = true` was rendered as a page
+      // without a template: Smarty's fatal "Missing '$template' parameter".
+      it('answer JSON in the service envelope whatever the Accept header says', async () => {
+        const forged = JSON.stringify({
+          event: 'transaction.settled',
+          transaction_code: '00000000-0000-4000-8000-000000000000',
+          external_reference: 'ABC',
+          fiat_amount: 10,
+          fiat_currency: 'EUR',
+          received_usd: 11,
+          wallet_address: WALLET,
+          wallet_currency: 'USDC',
+          wallet_network: 'POLYGON',
+          payout_dispatched: true,
+          timestamp: 1_790_000_000,
+        });
+        const result = await php().runJson(
+          `${prelude(`module-${version}-${++databases}.sqlite`)}
+${installAndConfigure(service.url)}
+$answers = [];
+foreach (['', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', '*/*', 'application/json'] as $accept) {
+    $requests = [
+        'webhook' => ['POST', []],
+        'poll' => ['GET', ['token' => Configuration::get('CRYPTOCHECKOUT_POLL_TOKEN')]],
+        'status' => ['GET', ['id_order' => '999', 'key' => 'nope']],
+    ];
+    foreach ($requests as $controller => [$method, $query]) {
+        $_SERVER['REQUEST_METHOD'] = $method;
+        if ($accept === '') {
+            unset($_SERVER['HTTP_ACCEPT']);
+        } else {
+            $_SERVER['HTTP_ACCEPT'] = $accept;
+        }
+        $_GET = $query;
+        $_POST = [];
+        http_response_code(200);
+        ob_start();
+        HarnessShop::runFrontController('cryptocheckout', $controller);
+        $answers[] = ['accept' => $accept, 'controller' => $controller, 'status' => http_response_code(), 'body' => ob_get_clean()];
+    }
+}
+echo json_encode(['answers' => $answers, 'lastWebhook' => Configuration::get('CRYPTOCHECKOUT_LAST_WEBHOOK')]);`,
+          { body: forged },
+        );
+        const { answers, lastWebhook } = result as {
+          answers: Array<{ accept: string; controller: string; status: number; body: string }>;
+          lastWebhook: string | false;
+        };
+        expect(answers).toHaveLength(12);
+        for (const answer of answers) {
+          const label = `${answer.controller} with Accept "${answer.accept}"`;
+          const body = JSON.parse(answer.body) as Record<string, unknown>;
+          if (answer.controller === 'webhook') {
+            expect(answer.status, label).toBe(200);
+            expect(body, label).toEqual({ status: 'success', data: { result: 'ignored' } });
+          } else if (answer.controller === 'poll') {
+            expect(answer.status, label).toBe(200);
+            expect(body, label).toEqual({ status: 'success', data: { checked: 0, results: [] } });
+          } else {
+            expect(answer.status, label).toBe(404);
+            expect(body, label).toMatchObject({
+              status: 'error',
+              error: { code: 'not_found', field: 'id_order' },
+            });
+          }
+        }
+        // A webhook no order of this shop holds is not a sign that webhooks arrive.
+        expect(lastWebhook).toBe(false);
       });
     });
   },

@@ -44,10 +44,13 @@ describe('cryptocheckout.zip', () => {
       'cryptocheckout/controllers/front/webhook.php',
       'cryptocheckout/controllers/front/status.php',
       'cryptocheckout/controllers/front/poll.php',
-      'cryptocheckout/src/Reconciliation.php',
+      'cryptocheckout/src/PrestaShopOrderPort.php',
+      'cryptocheckout/src/CheckoutRepository.php',
+      'cryptocheckout/src/JsonFrontController.php',
       'cryptocheckout/src/autoload.php',
       'cryptocheckout/upgrade/upgrade-1.0.1.php',
-      'cryptocheckout/views/templates/hook/payment_return.tpl',
+      'cryptocheckout/upgrade/upgrade-1.1.0.php',
+      'cryptocheckout/views/templates/hook/retry.tpl',
       'cryptocheckout/views/templates/admin/status.tpl',
       'cryptocheckout/views/templates/front/embedded.tpl',
       'cryptocheckout/views/js/admin.js',
@@ -55,6 +58,8 @@ describe('cryptocheckout.zip', () => {
       'cryptocheckout/vendor/cryptocheckout-client/autoload.php',
       'cryptocheckout/vendor/cryptocheckout-client/Client.php',
       'cryptocheckout/vendor/cryptocheckout-client/Reconciler.php',
+      'cryptocheckout/vendor/cryptocheckout-client/Kernel/Runner.php',
+      'cryptocheckout/vendor/cryptocheckout-client/Kernel/index.php',
     ]) {
       expect(files, name).toHaveProperty([name]);
     }

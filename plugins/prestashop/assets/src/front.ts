@@ -1,65 +1,4 @@
-import { createStatusPoller, openCheckoutModal, type StatusPoller } from '@cryptocheckout/core';
-
-/** What the module's status controller answers inside its success envelope. */
-export interface OrderStatus {
-  state: string;
-  label: string;
-  final: boolean;
-}
-
-export interface StatusWidgetOptions {
-  fetch?: typeof fetch;
-  document?: Document | null;
-  intervalMs?: number;
-}
-
-function isOrderStatus(value: unknown): value is OrderStatus {
-  if (typeof value !== 'object' || value === null) return false;
-  const data = value as Record<string, unknown>;
-  return typeof data.state === 'string' && typeof data.label === 'string' && typeof data.final === 'boolean';
-}
-
-/** Reads the status controller's answer; throws on anything but a success envelope. */
-export async function fetchOrderStatus(
-  url: string,
-  signal: AbortSignal,
-  fetchImpl: typeof fetch = fetch,
-): Promise<OrderStatus> {
-  const response = await fetchImpl(url, {
-    signal,
-    credentials: 'same-origin',
-    headers: { accept: 'application/json' },
-  });
-  if (!response.ok) throw new Error(`status request failed with HTTP ${response.status}`);
-  const body = (await response.json()) as { status?: unknown; data?: unknown };
-  if (body.status !== 'success' || !isOrderStatus(body.data)) throw new Error('unexpected status answer');
-  return body.data;
-}
-
-/**
- * Keeps the payment status box of the confirmation / order page current: polls the module's
- * status controller until the order reaches a final state, updating the label and hiding the
- * "Pay now" button once the order no longer awaits payment.
- */
-export function startStatusWidget(root: HTMLElement, options: StatusWidgetOptions = {}): StatusPoller | null {
-  const url = root.dataset.statusUrl;
-  if (!url) return null;
-  const label = root.querySelector<HTMLElement>('[data-cryptocheckout-label]');
-  const payButton = root.querySelector<HTMLElement>('[data-cryptocheckout-pay]');
-  const poller = createStatusPoller<OrderStatus>({
-    fetchStatus: (signal) => fetchOrderStatus(url, signal, options.fetch ?? fetch),
-    isTerminal: (status) => status.final,
-    onUpdate: (status) => {
-      root.dataset.state = status.state;
-      if (label) label.textContent = status.label;
-      if (payButton) payButton.hidden = status.state !== 'awaiting_payment';
-    },
-    ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
-    ...(options.document === undefined ? {} : { document: options.document }),
-  });
-  poller.start();
-  return poller;
-}
+import { mountStatusWidgets, openCheckoutModal, type StatusWidget } from '@cryptocheckout/core/browser';
 
 /** True when `url` is an http(s) address on the page's own origin. */
 function isSameOrigin(url: string, win: Window): boolean {
@@ -103,10 +42,13 @@ export function startEmbeddedCheckout(root: HTMLElement, win: Window = window): 
   return show;
 }
 
-/** Wires every Crypto Checkout element of the page. */
-export function init(doc: Document = document): void {
-  for (const root of doc.querySelectorAll<HTMLElement>('[data-cryptocheckout-status]'))
-    startStatusWidget(root);
+/**
+ * Wires every Crypto Checkout element of the page: the payment status box of the confirmation and
+ * order pages (the kernel's StatusWidgetMarkup, kept current by the shared widget) and the
+ * embedded checkout. Returns the status widgets.
+ */
+export function init(doc: Document = document): StatusWidget[] {
   const embed = doc.querySelector<HTMLElement>('[data-cryptocheckout-embed]');
   if (embed && doc.defaultView) startEmbeddedCheckout(embed, doc.defaultView);
+  return mountStatusWidgets(doc);
 }

@@ -10,21 +10,26 @@ declare(strict_types=1);
 namespace CryptoCheckout\PrestaShop;
 
 use CryptoCheckout\PrestaShop\Vendor\Client\Client;
+use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\Runner;
 
 /**
- * Builds the API client for the configured service. Short timeouts keep the webhook answer well
- * inside the service's 8 second limit.
+ * The API client for a service URL, over PHP's default transport (curl, or streams without it),
+ * with the kernel's lookup timeout so a webhook is answered inside the service's 8 seconds.
  */
 final class ClientFactory
 {
-    public const TIMEOUT_SECONDS = 6;
-
     private function __construct()
     {
     }
 
-    public static function create(): Client
+    public static function forService(string $serviceUrl): Client
     {
-        return Client::forServiceOrigin(Settings::get(Settings::SERVICE_URL), null, self::TIMEOUT_SECONDS);
+        return Client::forServiceOrigin($serviceUrl, null, Runner::LOOKUP_TIMEOUT_SECONDS);
+    }
+
+    /** The client of the service configured now (new checkouts, the back office's reachability check). */
+    public static function configured(): Client
+    {
+        return self::forService(Settings::get(Settings::SERVICE_URL));
     }
 }

@@ -10,42 +10,41 @@ declare(strict_types=1);
 namespace CryptoCheckout\PrestaShop;
 
 /**
- * Writes to PrestaShop's log (Advanced Parameters > Logs). Problems are always written; the
- * step-by-step trace only with debug logging switched on.
+ * The kernel's log sink: PrestaShop's log (Advanced Parameters > Logs), each entry tied to its
+ * order. What happened to an order and every problem are always written; the step-by-step trace
+ * (debug) only with debug logging switched on.
  */
 final class Log
 {
-    private const INFO = 1;
-    private const WARNING = 2;
-    private const ERROR = 3;
+    private const SEVERITY = ['debug' => 1, 'info' => 1, 'warning' => 2, 'error' => 3];
+    private const PREFIX = 'Crypto Checkout: ';
 
     private function __construct()
     {
     }
 
-    public static function debug(string $message, ?int $idOrder = null): void
+    /**
+     * @param string $level debug, info, warning or error
+     * @param array<string, scalar|null> $context the kernel's context; "order" ties the entry to the order
+     */
+    public static function write(string $level, string $message, array $context = []): void
     {
-        if (Settings::isDebug()) {
-            self::write(self::INFO, $message, $idOrder);
+        if ($level === 'debug' && !Settings::isDebug()) {
+            return;
         }
-    }
-
-    public static function warning(string $message, ?int $idOrder = null): void
-    {
-        self::write(self::WARNING, $message, $idOrder);
-    }
-
-    public static function error(string $message, ?int $idOrder = null): void
-    {
-        self::write(self::ERROR, $message, $idOrder);
-    }
-
-    private static function write(int $severity, string $message, ?int $idOrder): void
-    {
-        $prefix = 'Crypto Checkout: ';
-        if (strncmp($message, $prefix, strlen($prefix)) !== 0) {
-            $message = $prefix . $message;
+        $idOrder = isset($context['order']) && is_numeric($context['order']) ? (int) $context['order'] : null;
+        $details = [];
+        foreach ($context as $key => $value) {
+            if ($key !== 'order' && $value !== null && $value !== '') {
+                $details[] = $key . ' ' . (is_bool($value) ? ($value ? 'yes' : 'no') : (string) $value);
+            }
         }
-        \PrestaShopLogger::addLog($message, $severity, null, $idOrder === null ? null : 'Order', $idOrder, true);
+        if (strncmp($message, self::PREFIX, strlen(self::PREFIX)) !== 0) {
+            $message = self::PREFIX . $message;
+        }
+        if ($details !== []) {
+            $message .= ' [' . implode(', ', $details) . ']';
+        }
+        \PrestaShopLogger::addLog($message, self::SEVERITY[$level] ?? 2, null, $idOrder === null ? null : 'Order', $idOrder, true);
     }
 }

@@ -9,9 +9,11 @@ declare(strict_types=1);
 
 namespace CryptoCheckout\PrestaShop;
 
+use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\OrderState;
+
 /**
  * The order states the module adds, created once and kept by id in Configuration, and the map
- * between the reconciliation states of an order and PrestaShop order states.
+ * between PrestaShop order states and the kernel's (OrderState::*).
  */
 final class OrderStates
 {
@@ -89,21 +91,42 @@ final class OrderStates
         return (int) \Configuration::get($key);
     }
 
-    /** The PrestaShop order state that stands for a reconciliation state. */
-    public static function forReconcileState(string $state): int
+    /** The PrestaShop order state the kernel's OrderState::* stands for. */
+    public static function idFor(string $state): int
     {
         switch ($state) {
-            case TransactionRepository::STATE_PAID:
+            case OrderState::PAID:
                 return (int) \Configuration::get('PS_OS_PAYMENT');
-            case TransactionRepository::STATE_CANCELLED:
+            case OrderState::CANCELLED:
                 return (int) \Configuration::get('PS_OS_CANCELED');
-            case TransactionRepository::STATE_UNDERPAID:
+            case OrderState::UNDERPAID:
                 return self::id(self::UNDERPAID);
-            case TransactionRepository::STATE_LATE_REVIEW:
+            case OrderState::LATE_PAYMENT_REVIEW:
                 return self::id(self::REVIEW);
             default:
                 return self::id(self::AWAITING);
         }
+    }
+
+    /**
+     * The kernel's view of a PrestaShop order state, whoever set it: the merchant's "Canceled" or
+     * "Payment error" close the order, and any state PrestaShop counts as paid (Payment accepted,
+     * Processing in progress, Shipped, …) means the order must not be paid a second time.
+     */
+    public static function toKernel(int $idState): string
+    {
+        if ($idState === (int) \Configuration::get('PS_OS_CANCELED') || $idState === (int) \Configuration::get('PS_OS_ERROR')) {
+            return OrderState::CANCELLED;
+        }
+        if ($idState === self::id(self::UNDERPAID)) {
+            return OrderState::UNDERPAID;
+        }
+        if ($idState === self::id(self::REVIEW)) {
+            return OrderState::LATE_PAYMENT_REVIEW;
+        }
+        $paid = \Db::getInstance()->getValue('SELECT `paid` FROM `' . _DB_PREFIX_ . 'order_state` WHERE `id_order_state` = ' . $idState, false);
+
+        return (int) $paid === 1 ? OrderState::PAID : OrderState::AWAITING_PAYMENT;
     }
 
     private static function findPrevious(string $moduleName, string $name, int $idLang): ?\OrderState

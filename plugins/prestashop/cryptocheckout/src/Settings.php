@@ -9,12 +9,13 @@ declare(strict_types=1);
 
 namespace CryptoCheckout\PrestaShop;
 
-use CryptoCheckout\PrestaShop\Vendor\Client\Wallet\AddressValidator;
+use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\SettingsRules;
 use CryptoCheckout\PrestaShop\Vendor\Client\Wallet\Networks;
 
 /**
  * The module's settings in PrestaShop's Configuration table: reading them, and checking what the
- * merchant submitted in the back office before anything is saved.
+ * merchant submitted in the back office before anything is saved (the kernel's SettingsRules for
+ * the service and the wallet).
  */
 final class Settings
 {
@@ -30,6 +31,14 @@ final class Settings
 
     public const MODE_REDIRECT = 'redirect';
     public const MODE_EMBEDDED = 'embedded';
+
+    /** The configuration keys of the settings the kernel's SettingsRules checks, and its field keys. */
+    public const KERNEL_FIELDS = [
+        self::SERVICE_URL => SettingsRules::SERVICE_URL,
+        self::NETWORK => SettingsRules::NETWORK,
+        self::ASSET => SettingsRules::ASSET,
+        self::WALLET_ADDRESS => SettingsRules::WALLET,
+    ];
 
     /** Keys the merchant edits in the back office form. */
     public const FORM_KEYS = [self::SERVICE_URL, self::WALLET_ADDRESS, self::ASSET, self::NETWORK, self::DISPLAY_MODE, self::DEBUG];
@@ -68,14 +77,15 @@ final class Settings
         return (string) $value;
     }
 
-    /** True once the service URL and a valid wallet are saved: only then is the payment option offered. */
+    /** True once the saved service URL, network, asset and wallet can take payments: only then is the payment option offered. */
     public static function isComplete(): bool
     {
-        $network = self::get(self::NETWORK);
+        $saved = [];
+        foreach (self::KERNEL_FIELDS as $key => $field) {
+            $saved[$field] = self::get($key);
+        }
 
-        return self::get(self::SERVICE_URL) !== ''
-            && Networks::isAssetOnNetwork(self::get(self::ASSET), $network)
-            && AddressValidator::validate($network, self::get(self::WALLET_ADDRESS))['valid'] === true;
+        return SettingsRules::isUsable($saved);
     }
 
     public static function isDebug(): bool
@@ -83,80 +93,38 @@ final class Settings
         return self::get(self::DEBUG) === '1';
     }
 
-    /** The destination wallet of new checkouts, as sent in the customer object. */
-    public static function wallet(): array
-    {
-        return [
-            'wallet_address' => self::get(self::WALLET_ADDRESS),
-            'crypto_currency' => self::get(self::ASSET),
-            'crypto_currency_network' => self::get(self::NETWORK),
-        ];
-    }
-
     /**
-     * Checks submitted settings. Returns the cleaned values and, per field key, a message that
-     * names the field and says how to fix it; the values may be saved only when errors is empty.
+     * Checks submitted settings: the four the kernel's SettingsRules owns, and the module's own
+     * display mode and debug switch. Returns the cleaned values and, per configuration key, a
+     * message that names the field and says how to fix it; save only when errors is empty.
      *
      * @param array<string, mixed> $input raw submitted values by configuration key
+     * @param callable(string, array<string, string>): string $translate
      * @return array{values: array<string, string>, errors: array<string, string>}
      */
     public static function validate(array $input, callable $translate): array
     {
+        $fields = [];
+        foreach (self::KERNEL_FIELDS as $key => $field) {
+            $fields[$field] = $input[$key] ?? '';
+        }
+        $checked = SettingsRules::validate($fields, $translate);
+        $values = [];
         $errors = [];
-        $text = static function ($value): string {
-            return is_scalar($value) ? trim((string) $value) : '';
-        };
-
-        $url = rtrim($text($input[self::SERVICE_URL] ?? ''), '/');
-        $parts = parse_url($url);
-        if ($url === '' || $parts === false || !isset($parts['scheme'], $parts['host'])
-            || !in_array(strtolower((string) $parts['scheme']), ['http', 'https'], true)
-            || isset($parts['query']) || isset($parts['fragment']) || isset($parts['user']) || strlen($url) > 2048) {
-            $errors[self::SERVICE_URL] = $translate(
-                'Service URL: enter the address of your Crypto Checkout service, starting with https:// (for example https://pay.example.com), without query string.'
-            );
-        }
-
-        $network = $text($input[self::NETWORK] ?? '');
-        if (Networks::get($network) === null) {
-            $errors[self::NETWORK] = $translate('Network: choose one of %networks%.', ['%networks%' => implode(', ', Networks::ids())]);
-        }
-
-        $asset = $text($input[self::ASSET] ?? '');
-        if (!isset($errors[self::NETWORK]) && !Networks::isAssetOnNetwork($asset, $network)) {
-            $symbols = array_column(Networks::get($network)['assets'], 'symbol');
-            $errors[self::ASSET] = $translate(
-                'Asset: %asset% is not settled on %network%; choose one of %assets%.',
-                ['%asset%' => $asset === '' ? '""' : $asset, '%network%' => $network, '%assets%' => implode(', ', $symbols)]
-            );
-        }
-
-        // Leading and trailing blanks from copy-paste are dropped; anything inside is the validator's call.
-        $address = $text($input[self::WALLET_ADDRESS] ?? '');
-        if (!isset($errors[self::NETWORK])) {
-            $check = AddressValidator::validate($network, $address);
-            if ($check['valid'] === true) {
-                $address = (string) $check['address'];
-            } else {
-                $errors[self::WALLET_ADDRESS] = $translate('Wallet address: %problem%', ['%problem%' => (string) $check['message']]);
+        foreach (self::KERNEL_FIELDS as $key => $field) {
+            $values[$key] = $checked['values'][$field];
+            if (isset($checked['errors'][$field])) {
+                $errors[$key] = $checked['errors'][$field];
             }
         }
 
-        $mode = $text($input[self::DISPLAY_MODE] ?? self::MODE_REDIRECT);
+        $mode = SettingsRules::text($input[self::DISPLAY_MODE] ?? self::MODE_REDIRECT);
         if (!in_array($mode, [self::MODE_REDIRECT, self::MODE_EMBEDDED], true)) {
-            $errors[self::DISPLAY_MODE] = $translate('Display mode: choose "redirect" or "embedded".');
+            $errors[self::DISPLAY_MODE] = $translate('Display: choose "%redirect%" or "%embedded%".', ['%redirect%' => self::MODE_REDIRECT, '%embedded%' => self::MODE_EMBEDDED]);
         }
+        $values[self::DISPLAY_MODE] = $mode;
+        $values[self::DEBUG] = SettingsRules::text($input[self::DEBUG] ?? '0') === '1' ? '1' : '0';
 
-        return [
-            'values' => [
-                self::SERVICE_URL => $url,
-                self::WALLET_ADDRESS => $address,
-                self::ASSET => $asset,
-                self::NETWORK => $network,
-                self::DISPLAY_MODE => $mode,
-                self::DEBUG => $text($input[self::DEBUG] ?? '0') === '1' ? '1' : '0',
-            ],
-            'errors' => $errors,
-        ];
+        return ['values' => $values, 'errors' => $errors];
     }
 }

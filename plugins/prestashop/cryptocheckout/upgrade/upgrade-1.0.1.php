@@ -5,8 +5,6 @@
  * @license MIT
  */
 
-use CryptoCheckout\PrestaShop\OrderStates;
-
 if (!defined('_PS_VERSION_')) {
     exit;
 }
@@ -21,8 +19,5 @@ if (!defined('_PS_VERSION_')) {
  */
 function upgrade_module_1_0_1($module)
 {
-    return $module->registerHook('displayAdminOrderMainBottom')
-        && OrderStates::install($module->name, function ($text) use ($module) {
-            return $module->trans($text, [], 'Modules.Cryptocheckout.Admin');
-        });
+    return $module->registerHook('displayAdminOrderMainBottom') && $module->installOrderStates();
 }

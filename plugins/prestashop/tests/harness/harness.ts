@@ -3,16 +3,20 @@
 // harness shop, and a small HTTP bridge that serves the module's front controllers from php-wasm
 // so the reference server can deliver real webhooks to the shop.
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  createPhp,
+  type BridgeRequest,
+  type BridgeResponse,
+  createPhpPool,
+  type HttpBridge,
+  type PhpPool,
   type PhpSandbox,
   type PhpVersion,
   phpString,
+  runPhpRequest,
+  startHttpBridge,
 } from '../../../../packages/php-testkit/src/index.js';
 import { copyClient } from '../../scripts/build.mjs';
 
@@ -91,15 +95,7 @@ Configuration::updateValue('CRYPTOCHECKOUT_DISPLAY_MODE', ${phpString(mode)});
 `;
 }
 
-export interface BridgeResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-interface Job {
-  run(php: PhpSandbox): Promise<void>;
-}
+export type { BridgeResponse };
 
 /**
  * Serves the harness shop over HTTP on 127.0.0.1, each request a fresh PHP request on one of
@@ -115,10 +111,8 @@ export class ShopBridge {
   readonly errors: string[] = [];
   /** Paths that answer 503 without reaching PHP, as if the shop were down for them. */
   readonly offline = new Set<string>();
-  private server: Server | undefined;
-  private readonly idle: PhpSandbox[] = [];
-  private readonly all: PhpSandbox[] = [];
-  private readonly waiting: Job[] = [];
+  private http: HttpBridge | undefined;
+  private pool: PhpPool | undefined;
 
   constructor(
     private readonly version: PhpVersion,
@@ -128,29 +122,14 @@ export class ShopBridge {
   ) {}
 
   async start(): Promise<void> {
-    for (let i = 0; i < this.poolSize; i++) {
-      const php = await createPhp(this.version, { mounts: this.mounts });
-      this.all.push(php);
-      this.idle.push(php);
-    }
-    this.server = createServer((request, response) => {
-      this.handle(request)
-        .then((result) => {
-          response.writeHead(result.status, result.headers);
-          response.end(result.body);
-        })
-        .catch((error: unknown) => {
-          response.writeHead(500, { 'content-type': 'text/plain' });
-          response.end(String(error));
-        });
-    });
-    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.pool = await createPhpPool(this.version, { mounts: this.mounts, size: this.poolSize });
+    this.http = await startHttpBridge((request) => this.handle(request), { offline: this.offline });
+    this.url = this.http.url;
   }
 
   async stop(): Promise<void> {
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-    for (const php of this.all) php.dispose();
+    await this.http?.close();
+    this.pool?.dispose();
   }
 
   /** Runs PHP (after the prelude) on a pooled interpreter; for direct set-up and inspection. */
@@ -162,57 +141,26 @@ export class ShopBridge {
     path: string,
     init: { method?: string; body?: string; cart?: number; headers?: Record<string, string> } = {},
   ): Promise<BridgeResponse> {
-    const response = await fetch(`${this.url}${path}`, {
-      method: init.method ?? 'GET',
-      redirect: 'manual',
+    if (!this.http) throw new Error('start() the bridge first');
+    return this.http.request(path, {
+      method: init.method,
+      body: init.body,
       headers: {
         ...(init.headers ?? {}),
         ...(init.cart === undefined ? {} : { 'x-harness-cart': String(init.cart) }),
       },
-      ...(init.body === undefined ? {} : { body: init.body }),
     });
-    const headers: Record<string, string> = {};
-    response.headers.forEach((value, key) => {
-      headers[key] = value;
-    });
-    return { status: response.status, headers, body: await response.text() };
   }
 
   private withPhp<T>(task: (php: PhpSandbox) => Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const job: Job = {
-        run: async (php) => {
-          try {
-            resolve(await task(php));
-          } catch (error) {
-            reject(error);
-          } finally {
-            this.release(php);
-          }
-        },
-      };
-      const php = this.idle.pop();
-      if (php) void job.run(php);
-      else this.waiting.push(job);
-    });
+    if (!this.pool) throw new Error('start() the bridge first');
+    return this.pool.run(task);
   }
 
-  private release(php: PhpSandbox): void {
-    const next = this.waiting.shift();
-    if (next) void next.run(php);
-    else this.idle.push(php);
-  }
-
-  private async handle(request: IncomingMessage): Promise<BridgeResponse> {
-    const path = new URL(request.url ?? '/', 'http://bridge').pathname;
-    if (this.offline.has(path))
-      return { status: 503, headers: { 'content-type': 'text/plain' }, body: 'offline' };
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks);
-    const url = new URL(request.url ?? '/', this.url);
+  private async handle(request: BridgeRequest): Promise<BridgeResponse> {
+    const { body, url } = request;
     const query = Object.fromEntries(url.searchParams);
-    const method = request.method ?? 'GET';
+    const method = request.method;
     const contentType = String(request.headers['content-type'] ?? '');
     const form =
       method === 'POST' && contentType.startsWith('application/x-www-form-urlencoded')
@@ -249,30 +197,9 @@ $_POST = json_decode(${phpString(JSON.stringify(form))}, true);
 ${cart > 0 ? `HarnessShop::actAsBuyer(${cart});` : ''}
 ${dispatch}`;
     return this.withPhp(async (php) => {
-      const response = await (php.php as unknown as PhpStreamRunner).runStream({
-        code,
-        method: method === 'POST' ? 'POST' : 'GET',
-        ...(body.length > 0 ? { body: new Uint8Array(body) } : {}),
-      });
-      const [stdout, stderr, status, headers] = await Promise.all([
-        response.stdoutText,
-        response.stderrText,
-        response.httpStatusCode,
-        response.headers,
-      ]);
+      const { stderr, ...response } = await runPhpRequest(php, { code, method, body });
       if (stderr.trim() !== '') this.errors.push(`${method} ${url.pathname}${url.search}: ${stderr}`);
-      const flat: Record<string, string> = {};
-      for (const [name, values] of Object.entries(headers)) flat[name] = values.join(', ');
-      return { status, headers: flat, body: stdout };
+      return response;
     });
   }
-}
-
-interface PhpStreamRunner {
-  runStream(request: { code: string; method: 'GET' | 'POST'; body?: Uint8Array }): Promise<{
-    stdoutText: Promise<string>;
-    stderrText: Promise<string>;
-    httpStatusCode: Promise<number>;
-    headers: Promise<Record<string, string[]>>;
-  }>;
 }

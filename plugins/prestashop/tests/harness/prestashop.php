@@ -8,7 +8,9 @@
  * currentOrder, currency restrictions, trans/l, fetch), Configuration, Context, Link, Cart,
  * Customer, Currency, Order (current state, OrderHistory, addOrderPayment, totals), OrderState,
  * OrderPayment, Message, Db / DbQuery, Tools, Validate, HelperForm, Media, PrestaShopLogger,
- * Hook, Controller / FrontController / ModuleFrontController and the Smarty subset the module's
+ * Hook, Controller / FrontController / ModuleFrontController (with Controller::__construct()
+ * deciding $ajax from the request, and a page render without a template failing as Smarty does),
+ * Cache (the per-request object cache of ObjectModel) and the Smarty subset the module's
  * templates use. What it leaves out (carriers, taxes, stock, e-mails, invoices, multishop) the
  * module never touches.
  *
@@ -17,6 +19,10 @@
  * MySQL-only spellings of CREATE TABLE (ENGINE, CHARSET, UNSIGNED, KEY) to SQLite.
  *
  * Settings come from $GLOBALS['HARNESS']: db (SQLite file), shop_url, modules_dir.
+ *
+ * Fault injection, for crash tests: harness_fail_once('Order::setCurrentState') (stored in the
+ * database, so it holds across requests) makes the next call of that method throw before it
+ * changes anything, as a lost database connection or a failing hook would.
  */
 
 define('_PS_VERSION_', '8.1.2');
@@ -40,6 +46,27 @@ class PrestaShopDatabaseException extends PrestaShopException
 /** Raised by Tools::redirect() and the die() paths so a test can see where PrestaShop stopped. */
 class HarnessExit extends Exception
 {
+}
+
+/** Smarty's own exception (vendor/smarty), which PrestaShop's front controllers do not catch. */
+class SmartyException extends Exception
+{
+}
+
+/** Arms a one-time failure of $point (see the file comment). */
+function harness_fail_once($point)
+{
+    Configuration::updateValue('HARNESS_FAIL_ONCE', $point);
+}
+
+/** Throws once when a test armed a failure of $point. */
+function harness_fault($point)
+{
+    if (Configuration::get('HARNESS_FAIL_ONCE') === $point) {
+        Configuration::deleteByName('HARNESS_FAIL_ONCE');
+
+        throw new PrestaShopException('harness: ' . $point . ' failed');
+    }
 }
 
 function pSQL($string, $htmlOK = false)
@@ -98,11 +125,17 @@ class Db
     public static function translate($sql)
     {
         $sql = preg_replace('/\)\s*ENGINE\s*=\s*\w+[^;]*/i', ')', $sql);
+        // An AUTO_INCREMENT primary key is SQLite's INTEGER PRIMARY KEY AUTOINCREMENT, declared on the column.
+        if (preg_match('/`?(\w+)`?\s+INT(?:\(\d+\))?(?:\s+UNSIGNED)?\s+NOT\s+NULL\s+AUTO_INCREMENT/i', $sql, $auto)) {
+            $sql = str_replace($auto[0], '`' . $auto[1] . '` INTEGER PRIMARY KEY AUTOINCREMENT', $sql);
+            $sql = preg_replace('/,\s*PRIMARY\s+KEY\s*\(`?' . $auto[1] . '`?\)/i', '', $sql);
+        }
         $sql = preg_replace('/\bUNSIGNED\b/i', '', $sql);
         $sql = preg_replace('/\bUNIQUE\s+KEY\s+(`?\w+`?)\s*\(/i', 'CONSTRAINT $1 UNIQUE (', $sql);
         $sql = preg_replace('/,\s*(?:INDEX|KEY)\s+`?\w+`?\s*\([^)]*\)/i', '', $sql);
         $sql = preg_replace('/\bINSERT\s+IGNORE\b/i', 'INSERT OR IGNORE', $sql);
         $sql = preg_replace('/\bNOW\(\)/i', "datetime('now')", $sql);
+        $sql = preg_replace('/^\s*SHOW\s+TABLES\s+LIKE\s+/i', "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE ", $sql);
 
         return $sql;
     }
@@ -609,7 +642,10 @@ class Hook
     }
 }
 
-/** The Smarty subset the module's templates use: {$var|escape:…}, {l s=… d=…}, {if}/{elseif}/{else}/{/if}. */
+/**
+ * The Smarty subset the module's templates use: {$var|escape:…}, {l s=… d=…},
+ * {if}/{elseif}/{else}/{/if} and {foreach $list as $item}/{/foreach}.
+ */
 class HarnessSmarty
 {
     public $tpl_vars = [];
@@ -634,6 +670,10 @@ class HarnessSmarty
 
     public function fetch($template)
     {
+        if ($template === null || $template === '') {
+            // What Smarty says when a front controller renders its page without a template.
+            throw new SmartyException('Missing \'$template\' parameter');
+        }
         if (strpos($template, 'module:') === 0) {
             $template = _PS_MODULE_DIR_ . substr($template, strlen('module:'));
         }
@@ -664,10 +704,16 @@ class HarnessSmarty
             }, $text);
         };
 
-        return preg_replace_callback('/\{(\/if|else|elseif\s+[^}]+|if\s+[^}]+|l\s+[^}]+|\$[^}]+)\}/', static function ($m) use ($expression) {
+        return preg_replace_callback('/\{(\/if|\/foreach|else|elseif\s+[^}]+|if\s+[^}]+|foreach\s+[^}]+|l\s+[^}]+|\$[^}]+)\}/', static function ($m) use ($expression) {
             $tag = $m[1];
             if ($tag === '/if') {
                 return '<?php endif; ?>';
+            }
+            if ($tag === '/foreach') {
+                return '<?php endforeach; ?>';
+            }
+            if (preg_match('/^foreach\s+(\$[\w.]+)\s+as\s+\$(\w+)$/', $tag, $loop)) {
+                return '<?php foreach ((array) ' . $expression($loop[1]) . ' as $vars[\'' . $loop[2] . '\']): ?>';
             }
             if ($tag === 'else') {
                 return '<?php else: ?>';
@@ -831,6 +877,45 @@ class Context
     }
 }
 
+/**
+ * PrestaShop's per-request cache (classes/cache/Cache.php, local part): ObjectModel keeps each
+ * loaded row under "objectmodel_<class>_<id>_<shop>_<lang>", so a second `new Order($id)` in the
+ * same request shows the order as it was first read, until update() or Cache::clean() drops it.
+ */
+class Cache
+{
+    protected static $local = [];
+
+    public static function isStored($key)
+    {
+        return array_key_exists($key, self::$local);
+    }
+
+    public static function store($key, $value)
+    {
+        self::$local[$key] = $value;
+    }
+
+    public static function retrieve($key)
+    {
+        return self::$local[$key] ?? null;
+    }
+
+    public static function clean($key)
+    {
+        if (strpos($key, '*') !== false) {
+            $pattern = '#^' . str_replace('\\*', '.*', preg_quote($key, '#')) . '$#';
+            foreach (array_keys(self::$local) as $stored) {
+                if (preg_match($pattern, $stored)) {
+                    unset(self::$local[$stored]);
+                }
+            }
+        } else {
+            unset(self::$local[$key]);
+        }
+    }
+}
+
 abstract class ObjectModel
 {
     public $id;
@@ -840,7 +925,15 @@ abstract class ObjectModel
     {
         if ($id) {
             $def = static::$definition;
-            $row = Db::getInstance()->getRow('SELECT * FROM `' . _DB_PREFIX_ . $def['table'] . '` WHERE `' . $def['primary'] . '` = ' . (int) $id);
+            $cacheId = 'objectmodel_' . get_class($this) . '_' . (int) $id . '_' . (int) $id_shop . '_' . (int) $id_lang;
+            if (Cache::isStored($cacheId)) {
+                $row = Cache::retrieve($cacheId);
+            } else {
+                $row = Db::getInstance()->getRow('SELECT * FROM `' . _DB_PREFIX_ . $def['table'] . '` WHERE `' . $def['primary'] . '` = ' . (int) $id);
+                if ($row) {
+                    Cache::store($cacheId, $row);
+                }
+            }
             if ($row) {
                 $this->id = (int) $id;
                 foreach ($def['fields'] as $field => $type) {
@@ -902,10 +995,16 @@ abstract class ObjectModel
         if (property_exists($this, 'date_upd')) {
             $this->date_upd = date('Y-m-d H:i:s');
         }
+        $this->clearCache();
         $ok = Db::getInstance()->update(static::$definition['table'], $this->fieldValues(), '`' . static::$definition['primary'] . '` = ' . (int) $this->id, 0, true);
         $this->saveLang();
 
         return $ok;
+    }
+
+    public function clearCache($all = false)
+    {
+        Cache::clean('objectmodel_' . get_class($this) . '_' . ($all ? '' : (int) $this->id . '_') . '*');
     }
 
     public function save($null_values = false, $auto_date = true)
@@ -915,6 +1014,8 @@ abstract class ObjectModel
 
     public function delete()
     {
+        $this->clearCache();
+
         return Db::getInstance()->delete(static::$definition['table'], '`' . static::$definition['primary'] . '` = ' . (int) $this->id);
     }
 }
@@ -1183,6 +1284,7 @@ class Order extends ObjectModel
 
     public function setCurrentState($id_order_state, $id_employee = 0)
     {
+        harness_fault('Order::setCurrentState');
         if (empty($id_order_state) || (int) $id_order_state === (int) $this->current_state) {
             return false;
         }
@@ -1386,9 +1488,10 @@ class Module
         return $string;
     }
 
-    public function trans($id, array $parameters = [], $domain = null, $locale = null)
+    /** Protected, and HTML-escaped (ENT_NOQUOTES), as in PrestaShop 8.1.2's Module. */
+    protected function trans($id, array $parameters = [], $domain = null, $locale = null)
     {
-        return $this->getTranslator()->trans($id, $parameters, $domain, $locale);
+        return htmlspecialchars($this->getTranslator()->trans($id, $parameters, $domain, $locale), ENT_NOQUOTES);
     }
 
     public function getTranslator()
@@ -1573,11 +1676,35 @@ abstract class Controller
     public $errors = [];
     protected $template;
     public $php_self;
+    protected $display_header;
+    protected $display_footer;
+    protected $content_only = false;
 
+    /**
+     * As PrestaShop 8.1.2: $ajax is decided here from the request, overwriting whatever a
+     * subclass declared (`public $ajax = true` is lost unless the request asks for JSON).
+     */
     public function __construct()
     {
+        if (null === $this->display_header) {
+            $this->display_header = true;
+        }
+        if (null === $this->display_footer) {
+            $this->display_footer = true;
+        }
         $this->context = Context::getContext();
         $this->context->controller = $this;
+        $this->ajax = $this->isAjax();
+    }
+
+    private function isAjax()
+    {
+        $isAjax = Tools::getValue('ajax') || Tools::isSubmit('ajax');
+        if (isset($_SERVER['HTTP_ACCEPT'])) {
+            $isAjax = $isAjax || preg_match('#\bapplication/json\b#', $_SERVER['HTTP_ACCEPT']);
+        }
+
+        return (bool) $isAjax;
     }
 
     public function init()
@@ -1598,9 +1725,7 @@ abstract class Controller
 
     public function display()
     {
-        if ($this->template) {
-            echo $this->context->smarty->fetch($this->template);
-        }
+        echo $this->context->smarty->fetch($this->template);
 
         return true;
     }
@@ -1608,7 +1733,9 @@ abstract class Controller
     public function run()
     {
         $this->init();
-        $this->setMedia();
+        if (!$this->content_only && $this->display_header) {
+            $this->setMedia();
+        }
         $this->postProcess();
         $this->initContent();
         if ($this->ajax) {
@@ -1645,6 +1772,16 @@ class FrontController extends Controller
 {
     /** Scripts registered through registerJavascript(), by id. */
     public $registered_javascript = [];
+
+    /** As PrestaShop: an ajax request gets no page header or footer. */
+    public function init()
+    {
+        parent::init();
+        if ($this->ajax) {
+            $this->display_header = false;
+            $this->display_footer = false;
+        }
+    }
 
     public function registerJavascript($id, $relativePath, $params = [])
     {

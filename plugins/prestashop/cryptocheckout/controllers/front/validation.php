@@ -8,17 +8,19 @@
 use CryptoCheckout\PrestaShop\Log;
 use CryptoCheckout\PrestaShop\OrderStates;
 use CryptoCheckout\PrestaShop\Settings;
-use CryptoCheckout\PrestaShop\TransactionRepository;
 use CryptoCheckout\PrestaShop\Vendor\Client\Exception\CryptoCheckoutException;
+use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\CheckoutOpener;
+use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\OrderState;
 
 if (!defined('_PS_VERSION_')) {
     exit;
 }
 
 /**
- * Places the order in "Awaiting crypto payment", creates its checkout and sends the buyer to the
- * payment page (or shows it over the shop). Submitting again for the same cart, or following the
- * retry link of an order, reuses the order and its checkout.
+ * Places the order in "Awaiting crypto payment", opens its checkout with the kernel's
+ * CheckoutOpener and sends the buyer to the payment page (or shows it over the shop). Submitting
+ * again for the same cart, or following the retry link of an order, reuses the order and its
+ * open checkout; a new checkout is created only when the last one can no longer be paid.
  *
  * @property Cryptocheckout $module
  */
@@ -27,12 +29,18 @@ class CryptocheckoutValidationModuleFrontController extends ModuleFrontControlle
     public function postProcess()
     {
         $order = Tools::getIsset('id_order') ? $this->orderFromRetryLink() : $this->orderFromCart();
-        $customer = new Customer((int) $order->id_customer);
+        $idOrder = (string) $order->id;
 
         try {
-            $row = $this->module->createCheckoutStarter()->start($order, $customer);
+            // An order whose checkout expired, was paid or was cancelled meanwhile gets no new one:
+            // bring it up to date first, and send the buyer to where it stands.
+            $this->module->createRunner()->run($idOrder, 'return');
+            if (!in_array($this->module->createOrderPort()->orderState($idOrder), OrderState::OPEN, true)) {
+                Tools::redirect($this->module->getReturnUrl($order));
+            }
+            $opened = $this->module->createCheckoutOpener()->open($idOrder, $this->module->checkoutTerms($order));
         } catch (CryptoCheckoutException $exception) {
-            Log::error(sprintf('creating the checkout of order %d failed: %s', $order->id, $exception->getMessage()), (int) $order->id);
+            Log::write('error', sprintf('Creating the checkout failed: %s', $exception->getMessage()), ['order' => $idOrder]);
             $this->context->smarty->assign([
                 'cryptocheckout_retry_url' => $this->module->getRetryUrl($order),
                 'cryptocheckout_reference' => (string) $order->reference,
@@ -42,13 +50,15 @@ class CryptocheckoutValidationModuleFrontController extends ModuleFrontControlle
             return;
         }
 
-        if ($row['state'] !== TransactionRepository::STATE_AWAITING) {
-            // Paid, held or cancelled: the confirmation page tells the buyer where the order stands.
+        $checkout = $opened['checkout'];
+        if ($checkout === null || !in_array($opened['result'], [CheckoutOpener::RESULT_CREATED, CheckoutOpener::RESULT_REUSED], true)) {
+            // Paid, held for the shop, or being prepared by another request: the confirmation
+            // page's status box tells the buyer where the order stands.
             Tools::redirect($this->module->getReturnUrl($order));
         }
         if (Settings::get(Settings::DISPLAY_MODE) === Settings::MODE_EMBEDDED) {
             $this->context->smarty->assign([
-                'cryptocheckout_checkout_url' => (string) $row['checkout_url'],
+                'cryptocheckout_checkout_url' => $checkout->checkoutUrl,
                 'cryptocheckout_return_url' => $this->module->getReturnUrl($order),
                 'cryptocheckout_reference' => (string) $order->reference,
             ]);
@@ -57,7 +67,7 @@ class CryptocheckoutValidationModuleFrontController extends ModuleFrontControlle
 
             return;
         }
-        Tools::redirect((string) $row['checkout_url']);
+        Tools::redirect($checkout->checkoutUrl);
     }
 
     /** The buyer's current cart, turned into an order unless an order of this module already holds it. */

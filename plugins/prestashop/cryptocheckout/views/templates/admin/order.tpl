@@ -6,17 +6,43 @@
 <div class="card mt-2" id="cryptocheckout-order-panel">
   <div class="card-header"><h3 class="card-header-title">{l s='Crypto Checkout' d='Modules.Cryptocheckout.Admin'}</h3></div>
   <div class="card-body">
-    <dl class="row">
-      <dt class="col-sm-4">{l s='Transaction' d='Modules.Cryptocheckout.Admin'}</dt>
-      <dd class="col-sm-8" data-cryptocheckout-transaction>{if $cryptocheckout_transaction_code}<a href="{$cryptocheckout_checkout_url|escape:'html':'UTF-8'}" target="_blank" rel="noopener noreferrer">{$cryptocheckout_transaction_code|escape:'html':'UTF-8'}</a>{else}{l s='Not created (the service was unreachable)' d='Modules.Cryptocheckout.Admin'}{/if}</dd>
-      <dt class="col-sm-4">{l s='Payment state' d='Modules.Cryptocheckout.Admin'}</dt>
-      <dd class="col-sm-8" data-cryptocheckout-state>{$cryptocheckout_state|escape:'html':'UTF-8'}</dd>
-      <dt class="col-sm-4">{l s='Amount' d='Modules.Cryptocheckout.Admin'}</dt>
-      <dd class="col-sm-8">{$cryptocheckout_amount|escape:'html':'UTF-8'}</dd>
-      <dt class="col-sm-4">{l s='Wallet' d='Modules.Cryptocheckout.Admin'}</dt>
-      <dd class="col-sm-8"><code>{$cryptocheckout_wallet|escape:'html':'UTF-8'}</code></dd>
-      <dt class="col-sm-4">{l s='Last check' d='Modules.Cryptocheckout.Admin'}</dt>
-      <dd class="col-sm-8">{$cryptocheckout_last_status|escape:'html':'UTF-8'} {$cryptocheckout_last_checked|escape:'html':'UTF-8'}</dd>
-    </dl>
+    {if $cryptocheckout_checkouts}
+      <table class="table">
+        <thead>
+          <tr>
+            <th>{l s='Transaction' d='Modules.Cryptocheckout.Admin'}</th>
+            <th>{l s='Amount' d='Modules.Cryptocheckout.Admin'}</th>
+            <th>{l s='Wallet' d='Modules.Cryptocheckout.Admin'}</th>
+            <th>{l s='Created' d='Modules.Cryptocheckout.Admin'}</th>
+            <th>{l s='Last check' d='Modules.Cryptocheckout.Admin'}</th>
+            <th>{l s='Received (USD)' d='Modules.Cryptocheckout.Admin'}</th>
+            <th>{l s='Outcome' d='Modules.Cryptocheckout.Admin'}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {foreach $cryptocheckout_checkouts as $checkout}
+            <tr data-cryptocheckout-transaction="{$checkout.transaction_code|escape:'html':'UTF-8'}">
+              <td><a href="{$checkout.checkout_url|escape:'html':'UTF-8'}" target="_blank" rel="noopener noreferrer">{$checkout.transaction_code|escape:'html':'UTF-8'}</a></td>
+              <td>{$checkout.amount|escape:'html':'UTF-8'}</td>
+              <td><code>{$checkout.wallet|escape:'html':'UTF-8'}</code></td>
+              <td>{$checkout.created|escape:'html':'UTF-8'}</td>
+              <td data-cryptocheckout-status>{$checkout.status|escape:'html':'UTF-8'} {$checkout.checked|escape:'html':'UTF-8'}</td>
+              <td>{$checkout.received_usd|escape:'html':'UTF-8'}</td>
+              <td data-cryptocheckout-resolution>{if $checkout.resolution == 'booked'}{l s='Payment booked' d='Modules.Cryptocheckout.Admin'}{elseif $checkout.resolution == 'flagged'}{l s='Handed to you (see the notes)' d='Modules.Cryptocheckout.Admin'}{else}{l s='Watched' d='Modules.Cryptocheckout.Admin'}{/if}</td>
+            </tr>
+          {/foreach}
+        </tbody>
+      </table>
+    {else}
+      <p data-cryptocheckout-no-checkout>{l s='No checkout was created yet (the service was unreachable when the order was placed).' d='Modules.Cryptocheckout.Admin'}</p>
+    {/if}
+    {if $cryptocheckout_notes}
+      <h4>{l s='Notes' d='Modules.Cryptocheckout.Admin'}</h4>
+      <ul class="list-unstyled" data-cryptocheckout-notes>
+        {foreach $cryptocheckout_notes as $note}
+          <li><small class="text-muted">{$note.date|escape:'html':'UTF-8'}</small> {$note.text|escape:'html':'UTF-8'}</li>
+        {/foreach}
+      </ul>
+    {/if}
   </div>
 </div>
