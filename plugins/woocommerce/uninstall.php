@@ -12,6 +12,10 @@ defined('WP_UNINSTALL_PLUGIN') || exit;
 
 delete_option('woocommerce_cryptocheckout_settings');
 
+// Claim markers of runs that never finished (Order\ClaimStore).
+global $wpdb;
+$wpdb->query($wpdb->prepare("DELETE FROM {$wpdb->options} WHERE option_name LIKE %s", $wpdb->esc_like('cryptocheckout_claim_') . '%'));
+
 if (function_exists('as_unschedule_all_actions')) {
     as_unschedule_all_actions('cryptocheckout_poll_open_orders', [], 'cryptocheckout');
 }

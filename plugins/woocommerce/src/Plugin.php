@@ -14,6 +14,7 @@ use CryptoCheckout\WooCommerce\Gateway\Poller;
 use CryptoCheckout\WooCommerce\Gateway\StatusController;
 use CryptoCheckout\WooCommerce\Gateway\ThankYou;
 use CryptoCheckout\WooCommerce\Gateway\WebhookController;
+use CryptoCheckout\WooCommerce\Order\OrderQuery;
 
 /** Wires the plugin into WordPress and WooCommerce. */
 final class Plugin
@@ -44,9 +45,13 @@ final class Plugin
         add_filter('woocommerce_payment_gateways', [self::class, 'addGateway']);
         add_action('woocommerce_blocks_payment_method_type_registration', [self::class, 'registerBlocksMethod']);
         add_action('rest_api_init', [WebhookController::class, 'registerRoutes']);
+        add_filter('rest_request_before_callbacks', [WebhookController::class, 'letHandlerRefuse'], 10, 3);
+        add_filter('rest_post_dispatch', [WebhookController::class, 'allowHeader'], 20, 3);
         add_action('rest_api_init', [StatusController::class, 'registerRoutes']);
         add_action('woocommerce_api_' . Gateway::ID, [WebhookController::class, 'handleLegacy']);
-        add_action('woocommerce_thankyou_' . Gateway::ID, [ThankYou::class, 'render']);
+        // Every payment method's order-received page: the Store API may have changed the method since.
+        add_action('woocommerce_thankyou', [ThankYou::class, 'render'], 5);
+        add_filter('woocommerce_order_data_store_cpt_get_orders_query', [OrderQuery::class, 'legacyQueryArgs'], 10, 2);
         add_action(Poller::HOOK, [Poller::class, 'run']);
         add_filter('cron_schedules', [Poller::class, 'cronSchedules']);
         add_action('action_scheduler_init', [Poller::class, 'ensureScheduled']);

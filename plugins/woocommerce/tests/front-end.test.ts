@@ -1,120 +1,85 @@
-/** The order-received status widget and the settings form script, in happy-dom. */
+/** The order-received page script and the settings form script, in happy-dom. */
 import { Window } from 'happy-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describeWithStatusFixtures } from '../../../packages/core/src/browser/status-widget.test-helpers.js';
 import { mountSettingsForm } from '../assets/src/lib/settings-form.js';
-import { type BuyerStatus, mountStatusWidget, type StatusWidget } from '../assets/src/lib/status-widget.js';
 
-const awaiting: BuyerStatus = {
-  state: 'awaiting_payment',
-  message: 'Waiting for your payment.',
-  terminal: false,
-  checkout_url: 'https://pay.example.com/pay/3f1c2a9e-8b7d-4c6e-9f0a-1b2c3d4e5f60',
-};
-const paid: BuyerStatus = {
-  state: 'paid',
-  message: 'Payment received. Thank you!',
-  terminal: true,
-  checkout_url: null,
-};
+const STATUS_URL = 'https://shop.example/wp-json/cryptocheckout/v1/orders/12/status?key=wc_order_abc';
+const CHECKOUT_URL = 'https://pay.example.com/pay/3f1c2a9e-8b7d-4c6e-9f0a-1b2c3d4e5f60';
 
-function page(status: BuyerStatus, openModal = false) {
-  const window = new Window({ url: 'https://shop.example/checkout/?order-received=12&key=wc_order_abc' });
-  const document = window.document as unknown as Document;
-  const config = {
-    statusUrl: 'https://shop.example/wp-json/cryptocheckout/v1/orders/12/status?key=wc_order_abc',
-    status,
-    openModal,
-    i18n: {
-      pay: 'Pay now',
-      modalTitle: 'Crypto Checkout payment',
-      close: 'Close payment',
-      offline: 'Retrying…',
-    },
-  };
-  document.body.innerHTML = `<section id="cryptocheckout-status" data-config="${JSON.stringify(config).replace(/"/g, '&quot;')}"><p class="cryptocheckout-status__message">${status.message}</p>${status.checkout_url ? `<p><a class="cryptocheckout-status__pay" href="${status.checkout_url}">Pay now</a></p>` : ''}</section>`;
-  return { window, document, element: document.getElementById('cryptocheckout-status') as HTMLElement };
-}
-
-let widget: StatusWidget | null = null;
-afterEach(() => {
-  widget?.stop();
-  widget = null;
-});
-
-describe('order-received status widget', () => {
-  it('polls the status endpoint and shows the final status', async () => {
-    const { element, document } = page(awaiting);
-    const answers = [awaiting, paid];
-    const fetchStatus = vi.fn(async (url: string) => {
-      expect(url).toContain('/cryptocheckout/v1/orders/12/status?key=wc_order_abc');
-      return new Response(JSON.stringify(answers.shift() ?? paid), { status: 200 });
+// The status box and the status endpoint's answers come from the PHP kernel (StatusWidgetMarkup,
+// BuyerStatus); the widget itself is @cryptocheckout/core's, tested there in depth.
+describeWithStatusFixtures(
+  'order-received page script (build/thankyou.js)',
+  { statusUrl: STATUS_URL, checkoutUrl: CHECKOUT_URL },
+  (fixtures) => {
+    afterEach(() => {
+      vi.useRealTimers();
+      vi.unstubAllGlobals();
     });
-    widget = mountStatusWidget(element, {
-      fetch: fetchStatus as unknown as typeof fetch,
-      intervalMs: 5,
-      document,
+
+    /** Runs the entry script on a page holding `box`, as WordPress loads it in the footer. */
+    async function loadPage(box: string, answers: string[]) {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const window = new Window({
+        url: 'https://shop.example/checkout/order-received/12/?key=wc_order_abc',
+        settings: { navigation: { disableChildFrameNavigation: true } },
+      });
+      const document = window.document as unknown as Document;
+      document.body.innerHTML = `<div class="woocommerce-order">${box}</div>`;
+      const fetch = vi.fn<typeof globalThis.fetch>(
+        async () => new Response(answers.length > 1 ? answers.shift() : answers[0]),
+      );
+      vi.stubGlobal('document', document);
+      vi.stubGlobal('fetch', fetch);
+      vi.resetModules();
+      await import('../assets/src/thankyou.js');
+      const root = document.querySelector<HTMLElement>('[data-cryptocheckout-status]')!;
+      return { document, fetch, root };
+    }
+
+    it('follows the status endpoint until the order is paid', async () => {
+      const { root, fetch } = await loadPage(fixtures.awaiting_payment.box, [
+        fixtures.awaiting_payment.answer,
+        fixtures.paid.answer,
+      ]);
+      expect(fetch).toHaveBeenCalledWith(STATUS_URL, expect.objectContaining({ credentials: 'same-origin' }));
+      await vi.advanceTimersByTimeAsync(3_000);
+      expect(root.getAttribute('data-state')).toBe('paid');
+      expect(root.querySelector('.cryptocheckout-status__message')?.textContent).toBe(
+        'Payment received. Thank you!',
+      );
+      expect(root.querySelector<HTMLElement>('.cryptocheckout-status__actions')?.hidden).toBe(true);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(fetch).toHaveBeenCalledTimes(2);
     });
-    await vi.waitFor(() => expect(element.getAttribute('data-state')).toBe('paid'));
-    expect(element.querySelector('.cryptocheckout-status__message')?.textContent).toBe(
-      'Payment received. Thank you!',
-    );
-    expect(element.querySelector('.cryptocheckout-status__pay')).toBeNull();
-    const calls = fetchStatus.mock.calls.length;
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(fetchStatus.mock.calls.length).toBe(calls);
-  });
 
-  it('does not poll an order that is already final', () => {
-    const { element, document } = page(paid);
-    const fetchStatus = vi.fn();
-    widget = mountStatusWidget(element, { fetch: fetchStatus as unknown as typeof fetch, document });
-    expect(widget?.poller.running).toBe(false);
-    expect(fetchStatus).not.toHaveBeenCalled();
-  });
-
-  it('keeps polling through errors and an unexpected answer', async () => {
-    const { element, document } = page(awaiting);
-    const answers: (() => Response)[] = [
-      () => new Response('oops', { status: 500 }),
-      () => new Response('{"state":1}', { status: 200 }),
-      () => new Response(JSON.stringify(paid), { status: 200 }),
-    ];
-    const fetchStatus = vi.fn(async () => (answers.shift() ?? answers[0] ?? (() => new Response('{}')))());
-    widget = mountStatusWidget(element, {
-      fetch: fetchStatus as unknown as typeof fetch,
-      intervalMs: 1,
-      document,
+    it('opens the payment window over the shop when the page asks, and again from "Pay now"', async () => {
+      const { document, root, fetch } = await loadPage(fixtures.awaiting_payment.modalBox, [
+        fixtures.awaiting_payment.answer,
+      ]);
+      const dialog = () => document.querySelector('[data-cryptocheckout-modal] [role="dialog"]');
+      expect(dialog()?.getAttribute('aria-label')).toBe('Crypto Checkout payment');
+      expect(dialog()?.querySelector('iframe')?.getAttribute('src')).toContain(`${CHECKOUT_URL}?embed=1`);
+      (dialog()?.querySelector('button') as HTMLButtonElement).click();
+      expect(dialog()).toBeNull();
+      root.querySelector<HTMLElement>('.cryptocheckout-status__pay')!.click();
+      expect(dialog()).not.toBeNull();
+      // Paid meanwhile: the window closes and polling ends.
+      fetch.mockImplementation(async () => new Response(fixtures.paid.answer));
+      await vi.advanceTimersByTimeAsync(3_000);
+      expect(dialog()).toBeNull();
+      expect(root.getAttribute('data-state')).toBe('paid');
     });
-    await vi.waitFor(() => expect(element.getAttribute('data-state')).toBe('paid'), { timeout: 5_000 });
-    expect(element.getAttribute('data-offline')).toBe('true');
-  });
 
-  it('opens the hosted page in a window over the shop when asked, and again from "Pay now"', async () => {
-    const { element, document } = page(awaiting, true);
-    const fetchStatus = vi.fn(async () => new Response(JSON.stringify(awaiting), { status: 200 }));
-    widget = mountStatusWidget(element, {
-      fetch: fetchStatus as unknown as typeof fetch,
-      intervalMs: 1_000,
-      document,
+    it('leaves a final status alone', async () => {
+      const { root, fetch } = await loadPage(fixtures.cancelled.box, [fixtures.cancelled.answer]);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(fetch).not.toHaveBeenCalled();
+      expect(root.querySelector('.cryptocheckout-status__pay')).toBeNull();
     });
-    const dialog = document.querySelector('[role="dialog"]');
-    expect(dialog?.getAttribute('aria-label') ?? dialog?.getAttribute('aria-labelledby')).toBeTruthy();
-    const iframe = document.querySelector('iframe');
-    expect(iframe?.getAttribute('src')).toContain(
-      'https://pay.example.com/pay/3f1c2a9e-8b7d-4c6e-9f0a-1b2c3d4e5f60',
-    );
-    widget?.modal()?.close();
-    expect(document.querySelector('iframe')).toBeNull();
-    (element.querySelector('.cryptocheckout-status__pay') as HTMLElement).click();
-    expect(document.querySelector('iframe')).not.toBeNull();
-  });
-
-  it('ignores a box without a readable configuration', () => {
-    const { element } = page(awaiting);
-    element.setAttribute('data-config', '{not json');
-    expect(mountStatusWidget(element)).toBeNull();
-  });
-});
+  },
+);
 
 /** Dispatches an event of the element's own window, as a browser would. */
 function fire(element: Element, type: string) {

@@ -3,19 +3,17 @@
  * reference server in sandbox mode, on the oldest PHP the plugin supports (7.4) and a current one
  * (8.3). One WordPress boot per PHP version.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type RunningServer, startServer } from '@cryptocheckout/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SandboxService, startSandboxService } from '../../../packages/php-testkit/src/index.js';
 import { bootWordPress, PLUGIN_FILE, type WordPressSite } from './support/wordpress.js';
 
 const WALLET = '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359';
 
 describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
   let wp: WordPressSite;
-  let server: RunningServer;
-  let dataDir: string;
+  let service: SandboxService;
   let now = Date.now();
   const clock = {
     now: () => new Date(now),
@@ -27,11 +25,39 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
   /** PHP string literal. */
   const lit = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
+  /** A checkout as the port stores it (StoredCheckout::toArray()). */
+  interface CheckoutView {
+    transaction_code: string;
+    checkout_url: string;
+    service_url: string;
+    fiat_amount: string;
+    fiat_currency: string;
+    wallet_address: string;
+    wallet_currency: string;
+    wallet_network: string;
+    created_at: number;
+    expires_at: number | null;
+    watch_until: number;
+    checked_at: number | null;
+    last_status: string | null;
+    received_usd: string | null;
+    applied_action: string | null;
+    resolution: string | null;
+  }
+
   interface OrderView {
     status: string;
+    payment_method: string;
+    payment_method_title: string;
+    /** The plugin's single-row metas, without the `_cryptocheckout_` prefix. */
     meta: Record<string, string>;
+    /** Every `_cryptocheckout_transaction_code` row. */
+    codes: string[];
+    /** Newest first. */
+    checkouts: CheckoutView[];
     notes: string[];
     transaction_id: string;
+    date_paid: number | null;
     stock: number;
   }
 
@@ -52,7 +78,7 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
     enabled: '1',
     title: 'Pay with crypto',
     description: 'USDC, USDT, BTC and more.',
-    service_url: server.url,
+    service_url: service.url,
     wallet_network: 'POLYGON',
     wallet_currency: 'USDC',
     wallet_address: WALLET,
@@ -76,18 +102,20 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
     return wp.json<OrderView>(`
     $order = wc_get_order(${id});
     $meta = [];
-    foreach ($order->get_meta() as $key => $value) { if (strpos($key, '_cryptocheckout_') === 0) { $meta[substr($key, 16)] = (string) $value; } }
-    echo json_encode(['status' => $order->get_status(), 'meta' => $meta, 'notes' => wc_harness_order_notes(${id}), 'transaction_id' => $order->get_transaction_id(), 'stock' => wc_get_product(${productId})->get_stock_quantity()]);
+    $codes = [];
+    foreach ($order->get_meta_data() as $row) {
+      if ($row->key === '_cryptocheckout_transaction_code') { $codes[] = $row->value; }
+      elseif (strpos($row->key, '_cryptocheckout_') === 0) { $meta[substr($row->key, 16)] = (string) $row->value; }
+    }
+    $checkouts = array_map(static function ($checkout) { return $checkout->toArray(); }, \\CryptoCheckout\\WooCommerce\\Helper\\Kernel::port()->checkouts('${id}'));
+    $paid = $order->get_date_paid();
+    echo json_encode(['status' => $order->get_status(), 'payment_method' => $order->get_payment_method(), 'payment_method_title' => $order->get_payment_method_title(), 'meta' => $meta, 'codes' => $codes, 'checkouts' => $checkouts, 'notes' => wc_harness_order_notes(${id}), 'transaction_id' => $order->get_transaction_id(), 'date_paid' => $paid ? $paid->getTimestamp() : null, 'stock' => wc_get_product(${productId})->get_stock_quantity()]);
   `);
   }
 
-  async function sandboxPay(code: string, size: 'full' | 'partial' | 'over' = 'full') {
-    const response = await fetch(`${server.url}/api/sandbox/pay`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ transaction_code: code, payment_method: 'usdc_polygon', size }),
-    });
-    expect(response.status, await response.clone().text()).toBeLessThan(300);
+  /** The order's newest checkout's transaction code. */
+  async function codeOf(id: number): Promise<string> {
+    return (await viewOrder(id)).checkouts[0]?.transaction_code ?? '';
   }
 
   async function postWebhook(body: unknown) {
@@ -97,30 +125,6 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
     return { status: response.status, json: (await response.json()) as Record<string, unknown> };
-  }
-
-  async function lookup(code: string) {
-    const response = await fetch(`${server.url}/api/transaction?transaction_code=${code}`);
-    return ((await response.json()) as { data: Record<string, unknown> }).data;
-  }
-
-  /** The body the service sends, built from the authoritative lookup. */
-  async function settledBody(code: string, overrides: Record<string, unknown> = {}) {
-    const data = await lookup(code);
-    return {
-      event: 'transaction.settled',
-      transaction_code: code,
-      external_reference: data.external_reference,
-      fiat_amount: data.fiat_amount,
-      fiat_currency: data.fiat_currency,
-      received_usd: data.received_usd,
-      wallet_address: data.wallet_address,
-      wallet_currency: data.wallet_currency,
-      wallet_network: data.wallet_network,
-      payout_dispatched: data.payout_dispatched,
-      timestamp: Math.floor(now / 1000),
-      ...overrides,
-    };
   }
 
   let pollRound = 0;
@@ -148,15 +152,7 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
   const count = (notes: string[], text: string) => notes.filter((note) => note.includes(text)).length;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'cryptocheckout-wc-server-'));
-    server = await startServer({
-      host: '127.0.0.1',
-      port: 0,
-      dataDir,
-      mode: 'sandbox',
-      logLevel: 'silent',
-      clock: clock.now,
-    });
+    service = await startSandboxService({ clock: clock.now });
     wp = await bootWordPress({ workers: 2, php });
     // A site-specific filter (a merchant behind a proxy would use the same one) lets tests lose webhooks.
     writeFileSync(
@@ -167,8 +163,7 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
 
   afterAll(async () => {
     await wp?.dispose();
-    await server?.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await service?.close();
   });
 
   describe('installation', () => {
@@ -233,7 +228,7 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
       expect(saved.errors[0]).toMatch(/checksum/i);
       expect(saved.admin_errors).toContain(saved.errors[0]);
       expect(saved.saved.wallet_address).toBe('');
-      expect(saved.saved.service_url).toBe(server.url);
+      expect(saved.saved.service_url).toBe(service.url);
     });
 
     it('refuses an address of another chain, an asset the network does not settle, and a bad service URL', async () => {
@@ -244,25 +239,27 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
         wallet_currency: 'USDC',
       });
       expect(saved.errors).toEqual([
-        expect.stringMatching(/^Service URL: enter a full http:\/\/ or https:\/\/ address/),
-        expect.stringMatching(/^Settlement asset: USDC is not settled on BITCOIN\. Choose one of BTC/),
+        expect.stringMatching(
+          /^Service URL: enter the address of your Crypto Checkout service, starting with https:\/\//,
+        ),
+        expect.stringMatching(/^Settlement asset: USDC is not settled on BITCOIN; choose one of BTC/),
         expect.stringMatching(
           /^Wallet address \(BITCOIN\): This is an EVM address .* but the network is BITCOIN/,
         ),
       ]);
-      expect(saved.saved.service_url).toBe(server.url);
+      expect(saved.saved.service_url).toBe(service.url);
     });
 
     it('stores a valid configuration, with the address in its checksummed form and the service origin', async () => {
       const saved = await saveSettings({
         ...validSettings(),
-        service_url: `${server.url}/api/`,
+        service_url: `${service.url}/api/`,
         wallet_address: WALLET.toLowerCase(),
       });
       expect(saved.errors).toEqual([]);
       expect(saved.saved).toMatchObject({
         enabled: 'yes',
-        service_url: server.url,
+        service_url: service.url,
         wallet_network: 'POLYGON',
         wallet_currency: 'USDC',
         wallet_address: WALLET,
@@ -338,26 +335,39 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
     });
   });
 
-  describe('order lock', () => {
-    it('lets one holder in at a time, through the database, and takes over an expired lock', async () => {
+  describe('order claim', () => {
+    it('is a compare-and-swap through the database: one caller wins each swap, a stale expectation loses', async () => {
       const result = await wp.json(`
-      use CryptoCheckout\\WooCommerce\\Helper\\Lock;
-      $first = new Lock('test');
-      $second = new Lock('test');
-      $steps = [$first->acquire(30), $second->acquire(30)];
-      $first->release();
-      $steps[] = $second->acquire(30);
-      $second->release();
-      // A holder that crashed: its lock expired a minute ago.
+      $claims = new \\CryptoCheckout\\WooCommerce\\Order\\ClaimStore();
+      $steps = [
+        $claims->swap('900', null, 'a|x|1|first'),
+        $claims->swap('900', null, 'a|x|1|second'),
+        $claims->read('900'),
+        $claims->swap('900', 'a|x|1|second', 'b|x|2|third'),
+        $claims->swap('900', 'a|x|1|first', 'b|x|2|third'),
+        $claims->read('900'),
+        $claims->swap('900', 'a|x|1|first', null),
+        $claims->swap('900', 'b|x|2|third', null),
+        $claims->read('900'),
+        $claims->swap('900', null, null),
+      ];
       global $wpdb;
-      $wpdb->insert($wpdb->options, ['option_name' => 'cryptocheckout_lock_stale', 'option_value' => (time() - 60) . ':crashed', 'autoload' => 'no']);
-      $stale = new Lock('stale');
-      $steps[] = $stale->acquire(30);
-      $stale->release();
-      $steps[] = $wpdb->get_var("SELECT COUNT(*) FROM {$wpdb->options} WHERE option_name LIKE 'cryptocheckout_lock_%'");
+      $steps[] = $wpdb->get_var("SELECT COUNT(*) FROM {$wpdb->options} WHERE option_name LIKE 'cryptocheckout_claim_%'");
       echo json_encode($steps);
     `);
-      expect(result).toEqual([true, false, true, true, '0']);
+      expect(result).toEqual([
+        true,
+        false,
+        'a|x|1|first',
+        false,
+        true,
+        'b|x|2|third',
+        false,
+        true,
+        null,
+        true,
+        '0',
+      ]);
     });
   });
 
@@ -371,64 +381,85 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
       expect(Object.keys(placed.notices)).toEqual([]);
       expect(placed.result.result).toBe('success');
       const order = await viewOrder(orderId);
-      code = order.meta.transaction_code ?? '';
-      expect(placed.result.redirect).toBe(`${server.url}/pay/${code}`);
+      code = order.checkouts[0]?.transaction_code ?? '';
+      expect(placed.result.redirect).toBe(`${service.url}/pay/${code}`);
       expect(order.status).toBe('pending');
-      expect(order.meta).toMatchObject({
-        checkout_url: `${server.url}/pay/${code}`,
-        fiat_amount: '25.00',
-        fiat_currency: 'EUR',
-        wallet_address: WALLET,
-        wallet_currency: 'USDC',
-        wallet_network: 'POLYGON',
-        service_url: server.url,
-      });
-      expect(order.meta.amount_in_usd).toMatch(/^\d+\.\d{1,2}$/);
+      expect(order.codes).toEqual([code]);
+      expect(order.checkouts).toEqual([
+        expect.objectContaining({
+          checkout_url: `${service.url}/pay/${code}`,
+          fiat_amount: '25.00',
+          fiat_currency: 'EUR',
+          wallet_address: WALLET,
+          wallet_currency: 'USDC',
+          wallet_network: 'POLYGON',
+          service_url: service.url,
+          last_status: 'pending',
+          resolution: null,
+        }),
+      ]);
+      // The transaction id is the payment's, set when the payment is booked.
+      expect(order.transaction_id).toBe('');
       expect(order.stock).toBe(8);
-      const data = await lookup(code);
+      expect(count(order.notes, `transaction ${code} created for 25.00 EUR`)).toBe(1);
+      const data = await service.transaction(code);
       expect(data).toMatchObject({
         status: 'pending',
         external_reference: String(orderId),
         fiat_currency: 'EUR',
         wallet_address: WALLET,
       });
-      expect(data.amount_in_usd).toBe(Number(order.meta.amount_in_usd));
     });
 
     it('reuses the open transaction when the buyer places the order again', async () => {
       const again = await wp.json(`echo json_encode(wc_harness_pay_order(${orderId}, 'cryptocheckout'));`);
-      expect(again).toMatchObject({ result: { result: 'success', redirect: `${server.url}/pay/${code}` } });
+      expect(again).toMatchObject({ result: { result: 'success', redirect: `${service.url}/pay/${code}` } });
       const order = await viewOrder(orderId);
-      expect(order.meta.transaction_code).toBe(code);
+      expect(order.codes).toEqual([code]);
+      expect(order.checkouts).toHaveLength(1);
       expect(count(order.notes, 'created for')).toBe(1);
       expect(order.stock).toBe(8);
     });
 
-    it('ignores a forged webhook for the unpaid transaction', async () => {
-      const forged = await postWebhook(await settledBody(code, { received_usd: 999 }));
-      expect(forged, JSON.stringify(forged)).toMatchObject({ status: 200 });
+    it('ignores a forged webhook: an unknown code, and a body claiming a payment the service does not know', async () => {
+      const forged = await postWebhook(await service.settledWebhookBody(code, { received_usd: 999 }));
+      expect(forged).toEqual({ status: 200, json: { status: 'success', data: { result: 'unchanged' } } });
       const other = await postWebhook(
-        await settledBody(code, { transaction_code: '00000000-0000-4000-8000-000000000000' }),
+        await service.settledWebhookBody(code, { transaction_code: '00000000-0000-4000-8000-000000000000' }),
       );
-      expect(other).toEqual({ status: 200, json: { received: true, result: 'ignored' } });
+      expect(other).toEqual({ status: 200, json: { status: 'success', data: { result: 'ignored' } } });
       const order = await viewOrder(orderId);
       expect(order.status).toBe('pending');
       expect(order.notes.filter((note) => /settled|Processing/.test(note))).toEqual([]);
+      expect(wp.log()).toMatch(
+        /WARNING Webhook for a transaction no order of this shop holds; ignored\. \(transaction 00000000-0000-4000-8000-000000000000/,
+      );
     });
 
-    it('refuses a body that is not a settlement webhook with 400', async () => {
-      expect((await postWebhook('not json')).status).toBe(400);
-      expect((await postWebhook({ event: 'transaction.settled' })).status).toBe(400);
+    it('refuses a body that is not a settlement webhook with 400, and other methods with 405', async () => {
+      const notJson = await postWebhook('not json');
+      expect(notJson.status).toBe(400);
+      expect(notJson.json).toMatchObject({
+        status: 'error',
+        error: { code: 'invalid_request', field: 'body' },
+      });
+      const partial = await postWebhook({ event: 'transaction.settled' });
+      expect(partial.status).toBe(400);
+      expect(partial.json).toMatchObject({ status: 'error', error: { code: 'invalid_request' } });
+      const get = await fetch(`${wp.url}/index.php?rest_route=/cryptocheckout/v1/webhook`);
+      expect(get.status).toBe(405);
+      expect(get.headers.get('allow')).toBe('POST');
+      expect(await get.json()).toMatchObject({ status: 'error', error: { code: 'method_not_allowed' } });
     });
 
     it('completes the order once when the webhook races with copies of itself', async () => {
-      await sandboxPay(code, 'full');
-      const body = await settledBody(code);
+      await service.pay(code, 'full');
+      const body = await service.settledWebhookBody(code);
       const concurrent = await Promise.all([postWebhook(body), postWebhook(body), postWebhook(body)]);
       for (const response of concurrent) expect(response.status).toBe(200);
       await waitForStatus(orderId, 'processing');
       for (let i = 0; i < 3; i += 1) {
-        expect((await postWebhook(body)).json).toMatchObject({ received: true, result: 'unchanged' });
+        expect((await postWebhook(body)).json).toEqual({ status: 'success', data: { result: 'unchanged' } });
       }
       await runScheduledPoll();
       const order = await viewOrder(orderId);
@@ -436,17 +467,27 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
       expect(count(order.notes, 'Order status changed from Pending payment to Processing')).toBe(1);
       expect(count(order.notes, `settled (transaction ${code})`)).toBe(1);
       expect(order.transaction_id).toBe(code);
-      expect(order.meta.received_usd).toBe(order.meta.amount_in_usd);
+      expect(order.date_paid).not.toBeNull();
+      expect(order.checkouts[0]).toMatchObject({
+        last_status: 'settled',
+        received_usd: String((await service.transaction(code)).amount_in_usd),
+        applied_action: 'mark_paid',
+        resolution: 'booked',
+      });
       expect(order.stock).toBe(8);
+      // Nothing is left to watch, and no claim is left behind.
+      expect(order.meta.poll_due).toBeUndefined();
+      expect(await wp.json(`echo json_encode(get_option('cryptocheckout_claim_${orderId}', 'none'));`)).toBe(
+        'none',
+      );
       // The service's own delivery was answered with 2xx.
-      const deliveries = await (
-        await fetch(`${server.url}/api/sandbox/webhooks?transaction_code=${code}`)
-      ).text();
-      expect(deliveries).toMatch(/"http_status":200/);
+      const attempts = (await service.deliveries(code)).flatMap((delivery) => delivery.attempts);
+      expect(attempts.map((attempt) => attempt.http_status)).toContain(200);
     });
 
     it('shows the paid status on the order-received page and through the status endpoint', async () => {
       const html = await wp.json<string>(`echo json_encode(wc_harness_render_order_received(${orderId}));`);
+      expect(html).toContain('data-cryptocheckout-status');
       expect(html).toContain('data-state="paid"');
       expect(html).toContain('Payment received. Thank you!');
       expect(html).not.toContain('cryptocheckout-status__pay');
@@ -454,11 +495,10 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
       const status = await fetch(
         `${wp.url}/index.php?rest_route=/cryptocheckout/v1/orders/${orderId}/status&key=${encodeURIComponent(key)}`,
       );
+      expect(status.headers.get('cache-control')).toContain('no-store');
       expect(await status.json()).toEqual({
-        state: 'paid',
-        message: 'Payment received. Thank you!',
-        terminal: true,
-        checkout_url: null,
+        status: 'success',
+        data: { state: 'paid', message: 'Payment received. Thank you!', terminal: true, checkout_url: null },
       });
       const denied = await fetch(
         `${wp.url}/index.php?rest_route=/cryptocheckout/v1/orders/${orderId}/status&key=wc_order_wrong`,
@@ -471,9 +511,9 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
     it('a missed webhook is caught by the scheduled poll', async () => {
       await dropWebhooks(true);
       const placed = await placeOrder('12.50', 1);
-      const code = (await viewOrder(placed.order_id)).meta.transaction_code as string;
-      await sandboxPay(code, 'full');
-      expect((await lookup(code)).status).toBe('settled');
+      const code = await codeOf(placed.order_id);
+      await service.pay(code, 'full');
+      expect((await service.transaction(code)).status).toBe('settled');
       expect((await viewOrder(placed.order_id)).status).toBe('pending');
       expect(await runScheduledPoll()).toContain('cryptocheckout_poll_open_orders');
       const order = await viewOrder(placed.order_id);
@@ -484,8 +524,8 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
 
     it('an underpaid order goes on hold with a note, and completes when the rest arrives', async () => {
       const placed = await placeOrder('30.00', 1);
-      const code = (await viewOrder(placed.order_id)).meta.transaction_code as string;
-      await sandboxPay(code, 'partial');
+      const code = await codeOf(placed.order_id);
+      await service.pay(code, 'partial');
       await runScheduledPoll();
       let order = await viewOrder(placed.order_id);
       expect(order.status).toBe('on-hold');
@@ -496,7 +536,7 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
       // Polling again changes nothing.
       await runScheduledPoll();
       expect(count((await viewOrder(placed.order_id)).notes, 'is still due')).toBe(1);
-      await sandboxPay(code, 'full');
+      await service.pay(code, 'full');
       await waitForStatus(placed.order_id, 'processing');
       order = await viewOrder(placed.order_id);
       expect(order.meta.hold_reason).toBeUndefined();
@@ -509,9 +549,9 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
       const orderId = (await placeOrder('20.00', 3)).order_id;
       const placed = await viewOrder(orderId);
       expect(placed.stock).toBe(stockBefore - 3);
-      const code = placed.meta.transaction_code as string;
+      const code = placed.checkouts[0]?.transaction_code as string;
       clock.advanceMinutes(61);
-      expect((await lookup(code)).status).toBe('expired');
+      expect((await service.transaction(code)).status).toBe('expired');
       await runScheduledPoll();
       let order = await viewOrder(orderId);
       expect(order.status).toBe('cancelled');
@@ -520,8 +560,8 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
       );
       expect(order.stock).toBe(stockBefore);
 
-      await sandboxPay(code, 'full');
-      expect(await lookup(code)).toMatchObject({ status: 'settled', late: true });
+      await service.pay(code, 'full');
+      expect(await service.transaction(code)).toMatchObject({ status: 'settled', late: true });
       await waitForStatus(orderId, 'on-hold');
       order = await viewOrder(orderId);
       expect(order.meta.hold_reason).toBe('late_payment');
@@ -531,9 +571,167 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
       expect(count(order.notes, 'to Processing')).toBe(0);
       // Never completed by later polls or webhooks either.
       await runScheduledPoll();
-      await postWebhook(await settledBody(code));
+      await postWebhook(await service.settledWebhookBody(code));
       expect((await viewOrder(orderId)).status).toBe('on-hold');
     });
+  });
+
+  describe('orders are found by the transaction codes they hold', () => {
+    it('the Store API resetting the payment method loses nothing: the order is still paid, and its method restored', async () => {
+      const placed = await placeOrder('14.00', 1);
+      const code = await codeOf(placed.order_id);
+      const reset = await wp.json(
+        `echo json_encode(wc_harness_store_api_cart_updated(${placed.order_id}, 'cod'));`,
+      );
+      expect(reset).toEqual({
+        updated: true,
+        payment_method: 'cod',
+        payment_method_title: 'Pay with crypto',
+      });
+      // The order-received page still shows the payment (WooCommerce fires woocommerce_thankyou_cod there now).
+      const html = await wp.json<string>(
+        `echo json_encode(wc_harness_render_order_received(${placed.order_id}));`,
+      );
+      expect(html).toContain('data-state="awaiting_payment"');
+
+      await service.pay(code, 'full');
+      await waitForStatus(placed.order_id, 'processing');
+      const order = await viewOrder(placed.order_id);
+      expect(order).toMatchObject({
+        payment_method: 'cryptocheckout',
+        payment_method_title: 'Pay with crypto',
+        transaction_id: code,
+      });
+      expect(
+        count(order.notes, 'changed to "cod" after the checkout was created) is set back to Crypto Checkout'),
+      ).toBe(1);
+      expect(count(order.notes, `settled (transaction ${code})`)).toBe(1);
+      const attempts = (await service.deliveries(code)).flatMap((delivery) => delivery.attempts);
+      expect(attempts.map((attempt) => attempt.http_status)).toContain(200);
+    }, 60_000);
+
+    it('the scheduled poll finds such an order too when its webhook is lost', async () => {
+      await dropWebhooks(true);
+      const placed = await placeOrder('9.00', 1);
+      const code = await codeOf(placed.order_id);
+      await wp.json(`echo json_encode(wc_harness_store_api_cart_updated(${placed.order_id}, 'cod'));`);
+      await service.pay(code, 'full');
+      await runScheduledPoll();
+      expect(await viewOrder(placed.order_id)).toMatchObject({
+        status: 'processing',
+        payment_method: 'cryptocheckout',
+        transaction_id: code,
+      });
+      await dropWebhooks(false);
+    }, 60_000);
+
+    it('a replaced transaction paid for the old amount is recorded and put before the owner, never lost', async () => {
+      const orderId = (await placeOrder('20.00', 1)).order_id;
+      const first = await codeOf(orderId);
+      // The owner changes the total; the buyer then pays from the "pay for order" page.
+      await wp.run(`$order = wc_get_order(${orderId}); $order->set_total('24.00'); $order->save();`);
+      const again = await wp.json<{ result: { redirect: string } }>(
+        `echo json_encode(wc_harness_pay_order(${orderId}, 'cryptocheckout'));`,
+      );
+      let order = await viewOrder(orderId);
+      const second = order.checkouts[0]?.transaction_code as string;
+      expect(second).not.toBe(first);
+      expect(again.result.redirect).toBe(`${service.url}/pay/${second}`);
+      expect(order.codes).toEqual([first, second]);
+      expect(order.checkouts.map((checkout) => [checkout.transaction_code, checkout.fiat_amount])).toEqual([
+        [second, '24.00'],
+        [first, '20.00'],
+      ]);
+      expect(count(order.notes, `Transaction ${first} (20.00 EUR) stays payable until it expires`)).toBe(1);
+
+      // The first transaction is still open at the service, and the buyer pays it.
+      await service.pay(first, 'full');
+      await waitForStatus(orderId, 'on-hold');
+      order = await viewOrder(orderId);
+      expect(order.meta.hold_reason).toBe('late_payment');
+      expect(order.transaction_id).toBe('');
+      expect(count(order.notes, `transaction ${first} settled`)).toBe(1);
+      expect(count(order.notes, `now asks 24.00 EUR (transaction ${second})`)).toBe(1);
+      expect(order.checkouts.find((checkout) => checkout.transaction_code === first)).toMatchObject({
+        last_status: 'settled',
+        applied_action: 'hold_late_payment',
+        resolution: 'flagged',
+      });
+      // Neither later polls nor the webhook again change it or note it twice.
+      await runScheduledPoll();
+      await postWebhook(await service.settledWebhookBody(first));
+      order = await viewOrder(orderId);
+      expect(order.status).toBe('on-hold');
+      expect(count(order.notes, 'was changed since')).toBe(1);
+      const html = await wp.json<string>(`echo json_encode(wc_harness_render_order_received(${orderId}));`);
+      expect(html).toContain('data-state="late_payment_review"');
+    }, 60_000);
+
+    it('an order of the previous version (one code in the old metas) is still found and reconciled', async () => {
+      /** An order as version 0.1.0 left it: its one checkout in separate metas, the code as transaction id. */
+      const legacyOrder = async (amount: string, webhookUrl: string) => {
+        const id = await wp.json<number>(
+          `$order = new WC_Order(); $order->set_currency('EUR'); $order->set_total(${lit(amount)}); $order->set_payment_method(WC()->payment_gateways()->payment_gateways()['cryptocheckout']); echo json_encode($order->save());`,
+        );
+        const response = await fetch(`${service.url}/api/checkout`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            fiat_amount: amount,
+            fiat_currency: 'EUR',
+            external_reference: String(id),
+            webhook_url: webhookUrl,
+            customer: { wallet_address: WALLET, crypto_currency: 'USDC', crypto_currency_network: 'POLYGON' },
+          }),
+        });
+        const created = ((await response.json()) as { data: Record<string, string> }).data;
+        const expires = Math.floor(Date.parse(String(created.expires_at)) / 1000);
+        const metas: Record<string, string> = {
+          transaction_code: String(created.transaction_code),
+          checkout_url: String(created.checkout_url),
+          amount_in_usd: String(created.amount_in_usd),
+          fiat_amount: amount,
+          fiat_currency: 'EUR',
+          wallet_address: WALLET,
+          wallet_currency: 'USDC',
+          wallet_network: 'POLYGON',
+          service_url: service.url,
+          expires_at: String(expires),
+          poll_until: String(expires + 25 * 3600),
+        };
+        await wp.run(`
+          $order = wc_get_order(${id});
+          foreach (json_decode(${lit(JSON.stringify(metas))}, true) as $key => $value) { $order->update_meta_data('_cryptocheckout_' . $key, $value); }
+          $order->set_transaction_id(${lit(String(created.transaction_code))});
+          $order->save();
+        `);
+        return { id, code: String(created.transaction_code) };
+      };
+      const byWebhook = await legacyOrder(
+        '11.00',
+        `${wp.url}/index.php?rest_route=/cryptocheckout/v1/webhook`,
+      );
+      const byPoll = await legacyOrder('13.00', 'http://127.0.0.1:9/lost');
+      expect((await viewOrder(byWebhook.id)).checkouts).toEqual([
+        expect.objectContaining({
+          transaction_code: byWebhook.code,
+          fiat_amount: '11.00',
+          service_url: service.url,
+        }),
+      ]);
+
+      await service.pay(byWebhook.code, 'full');
+      await waitForStatus(byWebhook.id, 'processing');
+      await service.pay(byPoll.code, 'full');
+      await runScheduledPoll();
+      for (const { id, code } of [byWebhook, byPoll]) {
+        const order = await viewOrder(id);
+        expect(order.status).toBe('processing');
+        expect(order.transaction_id).toBe(code);
+        expect(order.date_paid).not.toBeNull();
+        expect(count(order.notes, `settled (transaction ${code})`)).toBe(1);
+      }
+    }, 60_000);
   });
 
   describe('service trouble', () => {
@@ -546,7 +744,7 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
       );
       const order = await viewOrder(placed.order_id);
       expect(order.status).toBe('pending');
-      expect(order.meta.transaction_code).toBeUndefined();
+      expect(order.codes).toEqual([]);
       expect(wp.log()).toMatch(
         new RegExp(`ERROR Order ${placed.order_id}: the checkout could not be created: .*NetworkException`),
       );
@@ -601,10 +799,13 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
         openModal: true,
         status: { state: 'awaiting_payment', terminal: false },
       });
-      expect(config.status.checkout_url).toMatch(new RegExp(`^${server.url}/pay/`));
+      expect(config.status.checkout_url).toMatch(new RegExp(`^${service.url}/pay/`));
       expect(config.statusUrl).toContain(`/cryptocheckout/v1/orders/${placed.order_id}/status`);
       const status = await fetch(config.statusUrl);
-      expect(await status.json()).toMatchObject({ state: 'awaiting_payment', terminal: false });
+      expect(await status.json()).toMatchObject({
+        status: 'success',
+        data: { state: 'awaiting_payment', terminal: false },
+      });
       await saveSettings(validSettings());
     });
   });
@@ -617,8 +818,118 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
         body: '{}',
       });
       expect(response.status).toBe(400);
-      expect(await response.json()).toMatchObject({ received: false });
+      expect(await response.json()).toMatchObject({ status: 'error', error: { code: 'invalid_request' } });
     });
+  });
+
+  describe('the scheduled poll', () => {
+    it('selects the due checkouts as PollPolicy::select does, in the query, and lets resolved ones go', async () => {
+      const result = await wp.json<{
+        port: string[][];
+        reference: string[][];
+        batch: string[][];
+        after: string[][];
+      }>(`
+      use CryptoCheckout\\WooCommerce\\Helper\\Kernel;
+      use CryptoCheckout\\WooCommerce\\Vendor\\Client\\Kernel\\PollPolicy;
+      use CryptoCheckout\\WooCommerce\\Vendor\\Client\\Kernel\\StoredCheckout;
+      $port = Kernel::port();
+      // Far enough ahead that no other order of this site is still watched.
+      $now = time() + 40 * DAY_IN_SECONDS;
+      $entries = [];
+      $orders = [];
+      $add = static function (string $name, array $checkouts) use ($port, &$entries, &$orders): void {
+        $order = new WC_Order();
+        $order->set_currency('EUR');
+        $order->set_total('1.00');
+        $id = (string) $order->save();
+        $orders[$name] = $id;
+        foreach ($checkouts as $i => $fields) {
+          $checkout = StoredCheckout::fromArray($fields + ['transaction_code' => 'poll-' . $name . '-' . $i, 'service_url' => 'http://127.0.0.1:9', 'fiat_amount' => '1.00', 'fiat_currency' => 'EUR']);
+          $port->addCheckout($id, $checkout);
+          $port->recordCheck($id, $checkout);
+          $entries[] = [$id, $checkout];
+        }
+      };
+      $open = $now + 1800;
+      $add('never-old', [['created_at' => $now - 900, 'expires_at' => $open]]);
+      $add('never-new', [['created_at' => $now - 60, 'expires_at' => $open]]);
+      $add('open-checked-long-ago', [['created_at' => $now - 1000, 'expires_at' => $open, 'checked_at' => $now - 300]]);
+      $add('open-checked-just-now', [['created_at' => $now - 1000, 'expires_at' => $open, 'checked_at' => $now - 20]]);
+      $add('late-checked-5-min-ago', [['created_at' => $now - 7200, 'expires_at' => $now - 3600, 'checked_at' => $now - 300]]);
+      $add('late-checked-11-min-ago', [['created_at' => $now - 7200, 'expires_at' => $now - 3600, 'checked_at' => $now - 660]]);
+      $add('expired-while-checked', [['created_at' => $now - 3600, 'expires_at' => $now - 30, 'checked_at' => $now - 120]]);
+      $add('past-watch', [['created_at' => $now - 3 * DAY_IN_SECONDS, 'expires_at' => $now - 3 * DAY_IN_SECONDS + 3600, 'checked_at' => $now - 7200]]);
+      $add('resolved', [['created_at' => $now - 900, 'expires_at' => $open, 'resolution' => 'booked']]);
+      $add('two-both-due', [
+        ['created_at' => $now - 5000, 'expires_at' => $now - 1400, 'checked_at' => $now - 1200],
+        ['created_at' => $now - 2000, 'expires_at' => $open, 'checked_at' => $now - 100],
+      ]);
+      $add('two-one-due', [
+        ['created_at' => $now - 5000, 'expires_at' => $now - 1400, 'checked_at' => $now - 400],
+        ['created_at' => $now - 2000, 'expires_at' => $open, 'checked_at' => $now - 500],
+      ]);
+      $names = array_flip($orders);
+      $named = static function (array $pairs) use ($names): array {
+        return array_map(static function (array $pair) use ($names): array { return [$names[$pair[0]], $pair[1]]; }, $pairs);
+      };
+      $policy = Kernel::policy();
+      $result = [
+        'port' => $named($port->dueCheckouts($policy, $now)),
+        'reference' => $named($policy->select($entries, $now)),
+        'batch' => $named($port->dueCheckouts(new PollPolicy(3), $now)),
+      ];
+      // Resolved checkouts leave the poll.
+      foreach ($entries as [$id, $checkout]) {
+        $checkout->resolution = StoredCheckout::RESOLUTION_FLAGGED;
+        $port->recordApplied($id, $checkout);
+      }
+      $result['after'] = $named($port->dueCheckouts($policy, $now));
+      echo json_encode($result);
+    `);
+      const byCode = (pairs: string[][]) =>
+        [...pairs].sort((a, b) => String(a[1]).localeCompare(String(b[1])));
+      expect(byCode(result.port)).toEqual(byCode(result.reference));
+      expect(result.port.map(([order]) => order)).toEqual([
+        'never-new',
+        'never-old',
+        'two-both-due',
+        'two-both-due',
+        'late-checked-11-min-ago',
+        'two-one-due',
+        'open-checked-long-ago',
+      ]);
+      // Orders with one checkout come in the reference's order.
+      const single = (pairs: string[][]) => pairs.filter(([order]) => !String(order).startsWith('two-'));
+      expect(single(result.port)).toEqual(single(result.reference));
+      expect(result.batch).toEqual(result.port.slice(0, 3));
+      expect(result.after).toEqual([]);
+    });
+
+    it('reaches a new order behind 60 stale watched ones', async () => {
+      await dropWebhooks(true);
+      const stale = await wp.json<number[]>(`
+        $ids = [];
+        for ($i = 0; $i < 60; $i++) { $ids[] = wc_harness_checkout([], '5.00', 'EUR', 'cryptocheckout')['order_id']; }
+        echo json_encode($ids);
+      `);
+      expect(stale).toHaveLength(60);
+      // Each stale order is looked at once; then none is due again within the minute.
+      await runScheduledPoll();
+      await runScheduledPoll();
+      const unchecked = await wp.json<number>(`
+        $port = \\CryptoCheckout\\WooCommerce\\Helper\\Kernel::port();
+        echo json_encode(count(array_filter(json_decode(${lit(JSON.stringify(stale))}), static function ($id) use ($port) { return $port->checkouts((string) $id)[0]->checkedAt === null; })));
+      `);
+      expect(unchecked).toBe(0);
+
+      const placed = await placeOrder('7.00', 1);
+      const code = await codeOf(placed.order_id);
+      await service.pay(code, 'full');
+      await runScheduledPoll();
+      expect((await viewOrder(placed.order_id)).status).toBe('processing');
+      await dropWebhooks(false);
+    }, 240_000);
   });
 
   describe('removal', () => {

@@ -1,5 +1,6 @@
-// Order-received page: follows the payment status and opens the payment window when asked.
-import { mountStatusWidget } from './lib/status-widget.js';
+// Order-received page: the payment status box (the kernel's StatusWidgetMarkup) follows the order's
+// status endpoint and opens the payment window when the shop asks for it. Enqueued in the footer,
+// so the box is already in the document.
+import { mountStatusWidgets } from '@cryptocheckout/core/browser';
 
-const element = document.getElementById('cryptocheckout-status');
-if (element !== null) mountStatusWidget(element);
+mountStatusWidgets(document);

@@ -11,6 +11,8 @@ use CryptoCheckout\WooCommerce\Helper\Logger;
 use CryptoCheckout\WooCommerce\Vendor\Client\Exception\ApiException;
 use CryptoCheckout\WooCommerce\Vendor\Client\Exception\CryptoCheckoutException;
 use CryptoCheckout\WooCommerce\Vendor\Client\Exception\NetworkException;
+use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\CheckoutOpener;
+use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\SettingsRules;
 use CryptoCheckout\WooCommerce\Vendor\Client\Money;
 use CryptoCheckout\WooCommerce\Vendor\Client\Wallet\Networks;
 
@@ -124,23 +126,26 @@ class Gateway extends \WC_Payment_Gateway
         ];
     }
 
-    /** The network posted with the form (validated), so the asset and the address are checked against it. */
+    /** The network posted with the form (checked), so the asset and the address are checked against it. */
     private function postedNetwork(): string
     {
         $posted = $this->get_post_data();
         $key = $this->get_field_key('wallet_network');
         $value = isset($posted[$key]) ? sanitize_text_field(wp_unslash((string) $posted[$key])) : (string) $this->get_option('wallet_network');
-        return SettingsValidator::network($value);
+        return SettingsValidator::check(SettingsRules::NETWORK, $value);
     }
 
     /**
+     * Not run through sanitize_text_field: the kernel's rules check the whole value (a URL with
+     * blanks or control characters inside is refused, not silently changed).
+     *
      * @param string $key
      * @param string|null $value
      * @throws \Exception
      */
     public function validate_service_url_field($key, $value): string
     {
-        return SettingsValidator::serviceUrl(sanitize_text_field(wp_unslash((string) $value)));
+        return SettingsValidator::check(SettingsRules::SERVICE_URL, wp_unslash((string) $value));
     }
 
     /**
@@ -150,7 +155,7 @@ class Gateway extends \WC_Payment_Gateway
      */
     public function validate_wallet_network_field($key, $value): string
     {
-        return SettingsValidator::network(sanitize_text_field(wp_unslash((string) $value)));
+        return SettingsValidator::check(SettingsRules::NETWORK, sanitize_text_field(wp_unslash((string) $value)));
     }
 
     /**
@@ -160,12 +165,12 @@ class Gateway extends \WC_Payment_Gateway
      */
     public function validate_wallet_currency_field($key, $value): string
     {
-        return SettingsValidator::asset(sanitize_text_field(wp_unslash((string) $value)), $this->postedNetwork());
+        return SettingsValidator::check(SettingsRules::ASSET, sanitize_text_field(wp_unslash((string) $value)), $this->postedNetwork());
     }
 
     /**
      * Not run through sanitize_text_field: it would silently strip the invisible characters the
-     * validator reports by name.
+     * kernel's rules report by name.
      *
      * @param string $key
      * @param string|null $value
@@ -173,7 +178,7 @@ class Gateway extends \WC_Payment_Gateway
      */
     public function validate_wallet_address_field($key, $value): string
     {
-        return SettingsValidator::walletAddress(wp_unslash((string) $value), $this->postedNetwork());
+        return SettingsValidator::check(SettingsRules::WALLET, wp_unslash((string) $value), $this->postedNetwork());
     }
 
     /**
@@ -204,7 +209,11 @@ class Gateway extends \WC_Payment_Gateway
         return $saved;
     }
 
-    /** The saved settings the service needs, or null when any of them is missing. */
+    /**
+     * The saved settings the service needs, or null when any of them is missing.
+     *
+     * @return array{service_url: string, wallet_address: string, wallet_currency: string, wallet_network: string}|null
+     */
     public function serviceConfig(): ?array
     {
         $config = [
@@ -255,7 +264,7 @@ class Gateway extends \WC_Payment_Gateway
 
         $returnUrl = $this->get_return_url($order);
         try {
-            $checkoutUrl = (new CheckoutStarter($logger))->start($order, $config, $returnUrl, $order->get_cancel_order_url_raw());
+            $opened = CheckoutStarter::start($order, $config, $returnUrl, $order->get_cancel_order_url_raw());
         } catch (CryptoCheckoutException $exception) {
             $logger->error(sprintf('Order %d: the checkout could not be created: %s', $order->get_id(), self::describe($exception)));
             $order->add_order_note(sprintf(
@@ -271,16 +280,25 @@ class Gateway extends \WC_Payment_Gateway
             return ['result' => 'failure'];
         }
 
+        $checkout = $opened['checkout'];
+        if ($opened['result'] === CheckoutOpener::RESULT_BUSY) {
+            wc_add_notice(__('The payment for this order is being prepared in another window. Please try again in a moment.', 'cryptocheckout-for-woocommerce'), 'error');
+            return ['result' => 'failure'];
+        }
         if (function_exists('WC') && WC()->cart) {
             WC()->cart->empty_cart();
         }
-
-        if ($this->usesModal() || $checkoutUrl === $returnUrl) {
-            // The order-received page opens the payment window and follows the payment.
-            $redirect = $checkoutUrl === $returnUrl ? $returnUrl : add_query_arg(self::PAY_QUERY_ARG, '1', $returnUrl);
-            return ['result' => 'success', 'redirect' => $redirect];
+        $payable = in_array($opened['result'], [CheckoutOpener::RESULT_CREATED, CheckoutOpener::RESULT_REUSED], true) && $checkout !== null;
+        if (!$payable) {
+            // Paid already, or money arrived that a new checkout must not ask for again: the
+            // order-received page shows where the payment stands.
+            return ['result' => 'success', 'redirect' => $returnUrl];
         }
-        return ['result' => 'success', 'redirect' => $checkoutUrl];
+        if ($this->usesModal()) {
+            // The order-received page opens the payment window and follows the payment.
+            return ['result' => 'success', 'redirect' => add_query_arg(self::PAY_QUERY_ARG, '1', $returnUrl)];
+        }
+        return ['result' => 'success', 'redirect' => $checkout->checkoutUrl];
     }
 
     private static function describe(CryptoCheckoutException $exception): string

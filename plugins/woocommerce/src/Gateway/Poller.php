@@ -6,17 +6,18 @@ namespace CryptoCheckout\WooCommerce\Gateway;
 
 defined('ABSPATH') || exit;
 
+use CryptoCheckout\WooCommerce\Helper\Kernel;
+
 /**
- * Webhooks are sent once and never retried, so open orders are also checked on a schedule: every
- * five minutes through Action Scheduler (WP-Cron where it is missing). An order is watched until
- * it is paid, or until the late-payment window after its expiry has closed.
+ * Webhooks are sent once and never retried, so the kernel's poll runs on a schedule: every five
+ * minutes through Action Scheduler (WP-Cron where it is missing). What is due and in which order
+ * is the kernel's PollPolicy, applied in the port's query.
  */
 final class Poller
 {
     public const HOOK = 'cryptocheckout_poll_open_orders';
     public const GROUP = 'cryptocheckout';
     public const INTERVAL_SECONDS = 300;
-    public const BATCH = 50;
 
     private function __construct()
     {
@@ -57,26 +58,13 @@ final class Poller
         return $schedules;
     }
 
-    /** @return array<int, array{result: string, action?: string, reason?: string}> outcome per order id */
+    /** @return list<array{result: string, transaction_code: string|null, action: string|null, reason: string|null, status: string|null}> */
     public static function run(): array
     {
-        $now = time();
-        $ids = wc_get_orders([
-            'payment_method' => Gateway::ID,
-            'status' => ['pending', 'on-hold', 'cancelled'],
-            'date_created' => '>' . ($now - 3 * DAY_IN_SECONDS),
-            'orderby' => 'date',
-            'order' => 'ASC',
-            'limit' => self::BATCH,
-            'return' => 'ids',
-        ]);
-        $sync = new OrderSync();
+        $port = Kernel::port();
         $outcomes = [];
-        foreach ((array) $ids as $id) {
-            $order = wc_get_order((int) $id);
-            if ($order instanceof \WC_Order && OrderData::isWatched($order, $now)) {
-                $outcomes[(int) $id] = $sync->sync((int) $id, 'poll');
-            }
+        foreach (Kernel::runner($port)->poll(Kernel::policy()) as $outcome) {
+            $outcomes[] = $outcome->toArray();
         }
         return $outcomes;
     }

@@ -6,16 +6,23 @@ namespace CryptoCheckout\WooCommerce\Gateway;
 
 defined('ABSPATH') || exit;
 
+use CryptoCheckout\WooCommerce\Helper\Kernel;
+use CryptoCheckout\WooCommerce\Order\WooCommerceOrderPort;
+use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\BuyerStatus;
+use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\HttpReply;
+
 /**
- * GET /wp-json/cryptocheckout/v1/orders/<id>/status?key=<order key>: the order-received page's
- * script polls it. The order key (which WooCommerce puts in the order-received URL) is the
- * credential, as on the order-received page itself. An open order is checked against the service
- * first, so the page learns of a payment even when the webhook never arrives.
+ * GET /wp-json/cryptocheckout/v1/orders/<id>/status?key=<order key>: what the buyer's status box
+ * polls, the kernel's BuyerStatus in the success envelope. The order key (which WooCommerce puts in
+ * the order-received URL) is the credential, as on the order-received page itself. The order is
+ * checked against the service first (at most every few seconds, Runner::runForBuyer), so the page
+ * learns of a payment even when the webhook never arrives.
  */
 final class StatusController
 {
-    private const THROTTLE_PREFIX = 'cryptocheckout_status_';
-    private const THROTTLE_SECONDS = 5;
+    private function __construct()
+    {
+    }
 
     public static function registerRoutes(): void
     {
@@ -41,21 +48,27 @@ final class StatusController
     /** @return \WP_REST_Response */
     public static function handle(\WP_REST_Request $request)
     {
-        $orderId = (int) $request->get_param('order_id');
-        $order = wc_get_order($orderId);
-        if ($order instanceof \WC_Order && $order->get_payment_method() === Gateway::ID && OrderData::isWatched($order, time())
-            && get_transient(self::THROTTLE_PREFIX . $orderId) === false) {
-            // One lookup per order every few seconds, however many tabs poll.
-            set_transient(self::THROTTLE_PREFIX . $orderId, '1', self::THROTTLE_SECONDS);
-            (new OrderSync())->sync($orderId, 'status');
-            $order = wc_get_order($orderId);
+        $status = self::current((string) (int) $request->get_param('order_id'));
+        $reply = $status === null
+            ? HttpReply::error(404, 'not_found', 'This order has no Crypto Checkout payment.')
+            : HttpReply::success($status);
+        return WebhookController::restResponse($reply);
+    }
+
+    /**
+     * The order's payment status for its buyer after a due check, or null when the order has no
+     * checkout.
+     *
+     * @return array{state: string, message: string, terminal: bool, checkout_url: string|null}|null
+     */
+    public static function current(string $orderId): ?array
+    {
+        $port = Kernel::port();
+        if ($port->checkouts($orderId) === []) {
+            return null;
         }
-        if (!$order instanceof \WC_Order) {
-            return new \WP_REST_Response(['error' => 'Order not found.'], 404);
-        }
-        $response = new \WP_REST_Response(OrderStatus::forBuyer($order), 200);
-        $response->header('Cache-Control', 'no-store');
-        return $response;
+        Kernel::runner($port)->runForBuyer($orderId);
+        return BuyerStatus::of($port->orderState($orderId), $port->checkouts($orderId), time(), [Kernel::class, 'translate']);
     }
 
     public static function url(\WC_Order $order): string

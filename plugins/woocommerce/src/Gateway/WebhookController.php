@@ -6,75 +6,94 @@ namespace CryptoCheckout\WooCommerce\Gateway;
 
 defined('ABSPATH') || exit;
 
-use CryptoCheckout\WooCommerce\Helper\Logger;
-use CryptoCheckout\WooCommerce\Vendor\Client\Exception\InvalidWebhookException;
-use CryptoCheckout\WooCommerce\Vendor\Client\Support\Text;
-use CryptoCheckout\WooCommerce\Vendor\Client\WebhookParser;
+use CryptoCheckout\WooCommerce\Helper\Kernel;
+use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\HttpReply;
 
 /**
- * Receives transaction.settled. The body is unsigned, so it only says which order to look at: the
- * order is found by its reference, its stored transaction code must be the one named, and what
- * happens next is decided by OrderSync on the service's own record. Answers within the 8 seconds
- * the service waits (one lookup, a few seconds at most).
+ * The routes of transaction.settled: POST /wp-json/cryptocheckout/v1/webhook, and ?wc-api=cryptocheckout
+ * for sites whose REST API is blocked. The kernel's WebhookHandler does the rest (the order is
+ * found by its stored transaction code, the service's own record decides, the HTTP status policy).
  */
 final class WebhookController
 {
     public const REST_NAMESPACE = 'cryptocheckout/v1';
     public const REST_ROUTE = '/webhook';
 
+    private function __construct()
+    {
+    }
+
     public static function registerRoutes(): void
     {
         register_rest_route(self::REST_NAMESPACE, self::REST_ROUTE, [
-            'methods' => 'POST',
+            // Every method reaches the handler, which answers anything but POST with 405.
+            'methods' => \WP_REST_Server::ALLMETHODS,
             'callback' => [self::class, 'handleRest'],
             // Public by design: the service sends no credential, and nothing is trusted from the body.
             'permission_callback' => '__return_true',
         ]);
     }
 
+    /**
+     * rest_request_before_callbacks: the REST API refuses a body that is not JSON before any route
+     * sees it, in its own error shape; the webhook route answers it by the kernel's policy instead.
+     *
+     * @param mixed $response
+     * @param array<string, mixed> $handler
+     * @return mixed
+     */
+    public static function letHandlerRefuse($response, $handler, $request)
+    {
+        $ours = is_array($handler) && ($handler['callback'] ?? null) === [self::class, 'handleRest'];
+        return $ours && $response instanceof \WP_Error && $response->get_error_code() === 'rest_invalid_json' ? null : $response;
+    }
+
+    /**
+     * rest_post_dispatch, after WordPress' own Allow header (rest_send_allow_header lists every
+     * method the route is registered for): the webhook route takes POST only.
+     *
+     * @param mixed $response
+     * @return mixed
+     */
+    public static function allowHeader($response, $server, $request)
+    {
+        if ($response instanceof \WP_REST_Response && $request instanceof \WP_REST_Request && $request->get_route() === '/' . self::REST_NAMESPACE . self::REST_ROUTE) {
+            $response->header('Allow', 'POST');
+        }
+        return $response;
+    }
+
     /** @return \WP_REST_Response */
     public static function handleRest(\WP_REST_Request $request)
     {
-        [$status, $body] = self::handle((string) $request->get_body());
-        return new \WP_REST_Response($body, $status);
+        return self::restResponse(self::handle((string) $request->get_method(), (string) $request->get_body()));
     }
 
-    /** `?wc-api=cryptocheckout`, for sites whose REST API is blocked. */
     public static function handleLegacy(): void
     {
         $method = isset($_SERVER['REQUEST_METHOD']) ? sanitize_text_field(wp_unslash((string) $_SERVER['REQUEST_METHOD'])) : '';
-        if ($method !== 'POST') {
-            wp_send_json(['received' => false, 'error' => 'Send the webhook with POST.'], 405);
+        $reply = self::handle($method, (string) file_get_contents('php://input'));
+        foreach ($reply->headers as $name => $value) {
+            if (strtolower($name) !== 'content-type') {
+                header($name . ': ' . $value);
+            }
         }
-        [$status, $body] = self::handle((string) file_get_contents('php://input'));
-        wp_send_json($body, $status);
+        wp_send_json($reply->body, $reply->status);
     }
 
-    /** @return array{0: int, 1: array<string, mixed>} HTTP status and JSON body */
-    public static function handle(string $rawBody): array
+    public static function handle(string $method, string $rawBody): HttpReply
     {
-        $logger = Logger::fromSettings();
-        try {
-            $hint = WebhookParser::parse($rawBody);
-        } catch (InvalidWebhookException $exception) {
-            $logger->warning('Webhook refused: ' . $exception->getMessage());
-            return [400, ['received' => false, 'error' => $exception->getMessage()]];
-        }
+        $port = Kernel::port();
+        return Kernel::webhooks($port)->handle($method, $rawBody)['reply'];
+    }
 
-        $reference = (string) $hint['external_reference'];
-        $orderId = ctype_digit($reference) ? (int) $reference : 0;
-        $order = $orderId > 0 ? wc_get_order($orderId) : false;
-        if (!$order instanceof \WC_Order || $order->get_payment_method() !== Gateway::ID) {
-            $logger->warning(sprintf('Webhook for transaction %s names no Crypto Checkout order (reference "%s"); ignored.', (string) $hint['transaction_code'], $reference));
-            return [200, ['received' => true, 'result' => 'ignored']];
+    /** A kernel reply as the REST API's response, headers included. */
+    public static function restResponse(HttpReply $reply): \WP_REST_Response
+    {
+        $response = new \WP_REST_Response($reply->body, $reply->status);
+        foreach ($reply->headers as $name => $value) {
+            $response->header($name, $value);
         }
-        $stored = OrderData::transactionCode($order);
-        if ($stored === '' || Text::asciiLower($stored) !== Text::asciiLower((string) $hint['transaction_code'])) {
-            $logger->warning(sprintf('Webhook for transaction %s does not match order %d (its transaction is %s); ignored.', (string) $hint['transaction_code'], $order->get_id(), $stored === '' ? 'none' : $stored));
-            return [200, ['received' => true, 'result' => 'ignored']];
-        }
-
-        $outcome = (new OrderSync($logger))->sync($order->get_id(), 'webhook');
-        return [200, ['received' => true, 'result' => $outcome['result']]];
+        return $response;
     }
 }

@@ -27,41 +27,26 @@ final class Logger
         return new self(is_array($settings) && ($settings['debug'] ?? 'no') === 'yes');
     }
 
-    /** @param array<string, mixed> $context */
-    public function debug(string $message, array $context = []): void
-    {
-        if ($this->debug) {
-            $this->write('debug', $message, $context);
-        }
-    }
-
-    /** @param array<string, mixed> $context */
-    public function info(string $message, array $context = []): void
-    {
-        if ($this->debug) {
-            $this->write('info', $message, $context);
-        }
-    }
-
-    /** @param array<string, mixed> $context */
-    public function warning(string $message, array $context = []): void
-    {
-        $this->write('warning', $message, $context);
-    }
-
-    /** @param array<string, mixed> $context */
+    /** @param array<string, scalar|null> $context */
     public function error(string $message, array $context = []): void
     {
-        $this->write('error', $message, $context);
+        $this->log('error', $message, $context);
     }
 
-    /** @param array<string, mixed> $context */
-    private function write(string $level, string $message, array $context): void
+    /**
+     * @param string $level debug, info, warning or error
+     * @param array<string, scalar|null> $context order, transaction, trigger…: written after the message
+     */
+    public function log(string $level, string $message, array $context = []): void
     {
-        if (!function_exists('wc_get_logger')) {
+        if (!function_exists('wc_get_logger') || (!$this->debug && in_array($level, ['debug', 'info'], true))) {
             return;
         }
-        $context['source'] = self::SOURCE;
-        wc_get_logger()->log($level, $message, $context);
+        $details = [];
+        foreach ($context as $key => $value) {
+            $details[] = $key . ' ' . (is_bool($value) ? ($value ? 'yes' : 'no') : (string) $value);
+        }
+        $line = $details === [] ? $message : $message . ' (' . implode(', ', $details) . ')';
+        wc_get_logger()->log($level, $line, ['source' => self::SOURCE]);
     }
 }

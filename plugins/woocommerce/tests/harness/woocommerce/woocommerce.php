@@ -31,10 +31,13 @@ require_once __DIR__ . '/includes/class-wc-payment-gateway.php';
 require_once __DIR__ . '/includes/class-wc-payment-gateways.php';
 require_once __DIR__ . '/includes/class-wc-admin-settings.php';
 require_once __DIR__ . '/includes/class-wc-logger.php';
+require_once __DIR__ . '/includes/class-wc-datetime.php';
+require_once __DIR__ . '/includes/class-wc-meta-data.php';
 require_once __DIR__ . '/includes/class-wc-order.php';
 require_once __DIR__ . '/includes/class-wc-order-data-store.php';
 require_once __DIR__ . '/includes/class-wc-product.php';
 require_once __DIR__ . '/includes/features-util.php';
+require_once __DIR__ . '/includes/order-util.php';
 require_once __DIR__ . '/includes/blocks.php';
 require_once __DIR__ . '/includes/harness-api.php';
 

@@ -1,9 +1,13 @@
 <?php
 /**
  * Harness (WooCommerce 10.0): WC_Order through the CRUD API, class-wc-order.php and
- * abstract-wc-order.php. Changes are held on the object until save(); save() writes them and then
- * runs the status transition (hooks woocommerce_order_status_<to>, _<from>_to_<to>, _changed, and the
- * "Order status changed from X to Y." note, prefixed by the caller's note), as WooCommerce does.
+ * abstract-wc-order.php. Changes are held on the object until save(); save() writes only what
+ * changed (OrdersTableDataStore::persist_order_to_db with $only_changes, WC_Data::save_meta_data per
+ * meta row), then runs the status transition (hooks woocommerce_order_status_<to>, _<from>_to_<to>,
+ * _changed, and the "Order status changed from X to Y." note, prefixed by the caller's note), as
+ * WooCommerce does. Meta is a list of rows (WC_Meta_Data): a key may hold several rows
+ * (add_meta_data without $unique), update_meta_data() keeps the first row of its key and deletes
+ * the others, get_meta($key) reads the first row, get_meta($key, false) all of them.
  */
 
 defined('ABSPATH') || exit;
@@ -20,12 +24,10 @@ class WC_Order
     private string $transaction_id = '';
     private int $date_created;
     private ?int $date_paid = null;
-    /** @var array<string, mixed> */
-    private array $meta = [];
-    /** @var array<string, mixed> */
-    private array $meta_updates = [];
-    /** @var array<string, true> */
-    private array $meta_deletes = [];
+    /** @var list<WC_Meta_Data> rows as read or added; a row whose value is null is deleted on save */
+    private array $meta_data = [];
+    /** @var array<string, string> the props as last read or saved, so save() writes only changes */
+    private array $saved_props = [];
     /** @var array<int, array{product_id: int, qty: int}> */
     private array $items = [];
     /** @var array{from: string, to: string, note: string, manual: bool}|null */
@@ -52,8 +54,11 @@ class WC_Order
             $this->order_key = (string) $row['order_key'];
             $this->date_created = (int) strtotime($row['date_created_gmt'] . ' UTC');
             $this->date_paid = empty($row['date_paid_gmt']) ? null : (int) strtotime($row['date_paid_gmt'] . ' UTC');
-            $this->meta = $store->read_meta($id);
+            foreach ($store->read_meta($id) as $row) {
+                $this->meta_data[] = new WC_Meta_Data($row);
+            }
             $this->items = $store->read_items($id);
+            $this->saved_props = $this->get_props();
         } else {
             $this->order_key = wc_generate_order_key();
         }
@@ -112,6 +117,38 @@ class WC_Order
     public function get_date_paid_timestamp(): ?int
     {
         return $this->date_paid;
+    }
+
+    /** @return WC_DateTime|null */
+    public function get_date_paid($context = 'view')
+    {
+        return $this->date_paid === null ? null : new WC_DateTime('@' . $this->date_paid);
+    }
+
+    /** @return WC_DateTime|null */
+    public function get_date_created($context = 'view')
+    {
+        return new WC_DateTime('@' . $this->date_created);
+    }
+
+    /** @return array<string, string> the stored props, as the data store writes them */
+    public function get_props(): array
+    {
+        return [
+            'status' => $this->status,
+            'currency' => $this->currency,
+            'total' => $this->total,
+            'payment_method' => $this->payment_method,
+            'payment_method_title' => $this->payment_method_title,
+            'transaction_id' => $this->transaction_id,
+            'date_paid' => $this->date_paid === null ? '' : (string) $this->date_paid,
+        ];
+    }
+
+    /** @return array<string, string> the props changed since they were read or saved (WC_Data::get_changes) */
+    public function get_changes(): array
+    {
+        return array_diff_assoc($this->get_props(), $this->saved_props);
     }
 
     /** @return array<int, array{product_id: int, qty: int}> harness: the line items (product and quantity) */
@@ -244,51 +281,91 @@ class WC_Order
 
     public function get_meta($key = '', $single = true, $context = 'view')
     {
-        $meta = array_merge($this->meta, $this->meta_updates);
-        foreach (array_keys($this->meta_deletes) as $deleted) {
-            unset($meta[$deleted]);
+        $value = $single ? '' : [];
+        foreach ($this->get_meta_data() as $meta) {
+            if ($meta->key !== $key) {
+                continue;
+            }
+            if ($single) {
+                $value = $meta->value;
+                break;
+            }
+            $value[] = $meta;
         }
-        if ($key === '') {
-            return $meta;
-        }
-        if (!array_key_exists($key, $meta)) {
-            return $single ? '' : [];
-        }
-        return $single ? $meta[$key] : [$meta[$key]];
+        return $value;
+    }
+
+    /** @return list<WC_Meta_Data> every meta row that is not deleted */
+    public function get_meta_data()
+    {
+        return array_values(array_filter($this->meta_data, static function ($meta) {
+            return $meta->value !== null;
+        }));
     }
 
     public function meta_exists($key = '')
     {
-        return array_key_exists($key, $this->get_meta());
+        foreach ($this->get_meta_data() as $meta) {
+            if ($meta->key === $key) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public function update_meta_data($key, $value, $meta_id = 0)
     {
-        unset($this->meta_deletes[$key]);
-        $this->meta_updates[$key] = $value;
+        $first = null;
+        foreach ($this->meta_data as $meta) {
+            if ($meta_id ? (int) ($meta->id ?? 0) === (int) $meta_id : $meta->key === $key) {
+                if ($first === null) {
+                    $first = $meta;
+                } elseif (!$meta_id) {
+                    // Update first match and delete the rest.
+                    $meta->value = null;
+                }
+            }
+        }
+        if ($first !== null) {
+            $first->key = $key;
+            $first->value = $value;
+            return;
+        }
+        $this->add_meta_data($key, $value, true);
     }
 
     public function add_meta_data($key, $value, $unique = false)
     {
-        if ($unique && $this->meta_exists($key)) {
-            return;
+        if ($unique) {
+            $this->delete_meta_data($key);
         }
-        $this->update_meta_data($key, $value);
+        $this->meta_data[] = new WC_Meta_Data(['key' => $key, 'value' => $value]);
     }
 
     public function delete_meta_data($key)
     {
-        unset($this->meta_updates[$key]);
-        $this->meta_deletes[$key] = true;
+        foreach ($this->meta_data as $meta) {
+            if ($meta->key === $key) {
+                $meta->value = null;
+            }
+        }
+    }
+
+    public function delete_meta_data_value($key, $value)
+    {
+        foreach ($this->meta_data as $meta) {
+            if ($meta->key === $key && $value === $meta->value) {
+                $meta->value = null;
+            }
+        }
     }
 
     public function save()
     {
         $is_new = $this->id === 0;
-        $this->id = $this->get_data_store()->write($this, $this->meta_updates, array_keys($this->meta_deletes));
-        $this->meta = $this->get_meta();
-        $this->meta_updates = [];
-        $this->meta_deletes = [];
+        $this->id = $this->get_data_store()->write($this, $is_new ? $this->get_props() : $this->get_changes(), $this->meta_data);
+        $this->meta_data = $this->get_meta_data();
+        $this->saved_props = $this->get_props();
         do_action($is_new ? 'woocommerce_new_order' : 'woocommerce_update_order', $this->id, $this);
         $this->status_transition();
         return $this->id;

@@ -90,3 +90,34 @@ function wc_harness_order_notes(int $order_id): array
         return $comment->comment_content;
     }, $comments);
 }
+
+/**
+ * The Store API syncing the checkout's draft order with the cart after a cart change
+ * (AbstractCartRoute::cart_updated → OrderController::update_order_from_cart, WooCommerce 10.0
+ * src/StoreApi/Utilities/OrderController.php). The block checkout sends such requests around its
+ * "Place order" click, and a pending order that still needs payment counts as the session's draft
+ * order (DraftOrderTrait::is_valid_draft_order). update_order_from_cart sets the payment method to
+ * PaymentUtils::get_default_payment_method() — the session's chosen_payment_method, else the first
+ * enabled gateway — by id only (the title stays), and calculate_totals() saves the order.
+ *
+ * @return array{updated: bool, payment_method?: string, payment_method_title?: string}
+ */
+function wc_harness_store_api_cart_updated(int $order_id, string $session_chosen_payment_method = ''): array
+{
+    $order = wc_get_order($order_id);
+    if (!$order || !($order->has_status('checkout-draft') || $order->needs_payment())) {
+        return ['updated' => false];
+    }
+    $default = $session_chosen_payment_method;
+    if ($default === '') {
+        foreach (WC()->payment_gateways()->payment_gateways() as $gateway) {
+            if ('yes' === $gateway->enabled) {
+                $default = $gateway->id;
+                break;
+            }
+        }
+    }
+    $order->set_payment_method($default);
+    $order->save();
+    return ['updated' => true, 'payment_method' => $order->get_payment_method(), 'payment_method_title' => $order->get_payment_method_title()];
+}
