@@ -20,8 +20,8 @@ namespace CryptoCheckout\Client\Kernel;
  *
  * A port with SQL storage implements dueCheckouts() as:
  *   WHERE resolution IS NULL AND watch_until >= :now
- *     AND (checked_at IS NULL OR checked_at <= :open_checked_before
- *          OR (checked_at <= :late_checked_before))   -- with expires_at <= :now for the second
+ *     AND (checked_at IS NULL OR checked_at <= :late_checked_before
+ *          OR (checked_at <= :open_checked_before AND (expires_at IS NULL OR expires_at > :now)))
  *   ORDER BY checked_at IS NOT NULL, checked_at ASC, created_at DESC LIMIT :batch
  * and may return a few more than are due: the Runner checks isDue() again.
  */
@@ -43,14 +43,25 @@ final class PollPolicy
 
     public function isDue(StoredCheckout $checkout, int $now): bool
     {
-        if (!$checkout->isWatched($now)) {
-            return false;
-        }
+        return $checkout->isWatched($now) && $this->dueAt($checkout, $now) <= $now;
+    }
+
+    /**
+     * When the checkout is next due (Unix seconds; 0 when it was never checked), for ports that
+     * keep a "next due" index instead of querying the rule. Whether it is still watched then is
+     * the caller's question (StoredCheckout::isWatched()).
+     */
+    public function dueAt(StoredCheckout $checkout, int $now): int
+    {
         if ($checkout->checkedAt === null) {
-            return true;
+            return 0;
         }
-        $open = $checkout->expiresAt === null || $checkout->expiresAt > $now;
-        return $checkout->checkedAt <= $now - ($open ? $this->openRecheckSeconds : $this->lateRecheckSeconds);
+        $whileOpen = $checkout->checkedAt + $this->openRecheckSeconds;
+        if ($checkout->expiresAt === null || ($whileOpen < $checkout->expiresAt && $now < $checkout->expiresAt)) {
+            return $whileOpen;
+        }
+        // Past expiry the late-window interval applies, and never before the expiry itself.
+        return max($checkout->checkedAt + $this->lateRecheckSeconds, $checkout->expiresAt);
     }
 
     /** Checked at or before this, a checkout that can still be paid is due. */

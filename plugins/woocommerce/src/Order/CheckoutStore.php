@@ -128,9 +128,8 @@ final class CheckoutStore
 
     /**
      * Sets the order's place in the poll from its checkouts that are neither resolved nor past
-     * their watch at $now: due at the earliest time one of them becomes due (PollPolicy::isDue()
-     * with this store's policy, dueAt()), watched until the latest watch deadline, ordered by the
-     * least recent check. An order with nothing left to watch leaves the poll. For an order with one
+     * their watch at $now: due at the earliest time one of them becomes due (PollPolicy::dueAt()),
+     * watched until the latest watch deadline, ordered by the least recent check. An order with nothing left to watch leaves the poll. For an order with one
      * checkout the three numbers select exactly what the policy selects; with several, the order is
      * due when one of them is, and the poll reads them all.
      */
@@ -143,7 +142,7 @@ final class CheckoutStore
             if (!$checkout->isWatched($now)) {
                 continue;
             }
-            $dueAt = $this->dueAt($checkout, $now);
+            $dueAt = $this->policy->dueAt($checkout, $now);
             if ($dueAt > $checkout->watchUntil) {
                 continue;
             }
@@ -168,27 +167,6 @@ final class CheckoutStore
         if ($changed) {
             $order->save();
         }
-    }
-
-    /**
-     * The first moment from $now on when PollPolicy::isDue() holds for $checkout (or a moment
-     * already past while it still holds). A checkout is due again a minute after a check while it
-     * can be paid, or ten minutes after it in the late window; one checked shortly before its expiry
-     * is due in the last moments before the expiry, then not until ten minutes after the check.
-     */
-    public function dueAt(StoredCheckout $checkout, int $now): int
-    {
-        if ($checkout->checkedAt === null) {
-            return 0;
-        }
-        $whileOpen = $checkout->checkedAt + $this->policy->openRecheckSeconds;
-        if ($checkout->expiresAt === null) {
-            return $whileOpen;
-        }
-        if ($whileOpen < $checkout->expiresAt && $now < $checkout->expiresAt) {
-            return $whileOpen;
-        }
-        return max($checkout->checkedAt + $this->policy->lateRecheckSeconds, $checkout->expiresAt);
     }
 
     /**
