@@ -461,6 +461,54 @@ describeEachPhp(
         expect(result.ownerNotes).toContain('owner: extra_payment');
       });
 
+      it('the old checkout paid first, then the new one: the order is paid by the new one, the old payment stays held', async () => {
+        const result = await run<{
+          first: string;
+          second: string;
+          reason: string;
+          state: string;
+          payments: string[];
+          notes: string[];
+        }>(`
+          $world = new World();
+          $old = $world->placeOrder('1', '25.00');
+          $new = $world->placeOrder('1', '30.00');   // the owner changed the total
+          $world->pay($old);
+          $first = $world->runner->run('1', 'webhook', $old);
+          $world->pay($new, '32.40');
+          $second = $world->runner->run('1', 'webhook', $new);
+          $again = $world->runner->run('1', 'webhook', $old);
+          $o = $world->port->orders['1'];
+          echo json_encode(['first' => $first->action, 'second' => $second->action, 'reason' => $second->reason, 'again' => $again->action, 'state' => $o['state'], 'payments' => array_keys($o['payments']), 'notes' => $o['notes']]);
+        `);
+        expect(result).toMatchObject({
+          first: 'hold_late_payment',
+          second: 'mark_paid',
+          reason: 'settled_while_held',
+          state: 'paid',
+        });
+        expect(result.payments).toHaveLength(1);
+        expect(result.notes.join('\n')).toContain('held for review earlier is an extra payment');
+      });
+
+      it('a late payment on the same checkout that put the order on hold does not complete it', async () => {
+        const result = await run<{ actions: (string | null)[]; state: string }>(`
+          $world = new World();
+          $code = $world->placeOrder('1');
+          $world->clock->now += 3700;
+          $world->service->update($code, ['status' => 'expired']);
+          $a = $world->runner->run('1', 'poll', $code);          // cancelled
+          $world->pay($code, '27.00', 'settled', true);
+          $b = $world->runner->run('1', 'webhook', $code);       // held for review
+          $world->clock->now += 120;
+          $c = $world->runner->run('1', 'poll', $code);          // still held
+          echo json_encode(['actions' => [$a->action, $b->action, $c->action], 'state' => $world->port->orders['1']['state']]);
+        `);
+        expect(result.actions.slice(0, 2)).toEqual(['cancel_expired', 'hold_late_payment']);
+        expect(result.actions[2]).not.toBe('mark_paid');
+        expect(result.state).toBe('late_payment_review');
+      });
+
       it('an order marked paid by hand is never booked a second time', async () => {
         const result = await run<{ action: string | null; payments: number; notes: string[] }>(`
           $world = new World();

@@ -1,7 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeEachPhp, phpString } from '../../php-testkit/src/index.js';
+import {
+  closedLoopbackUrl,
+  describeEachPhp,
+  listenOnLoopback,
+  phpString,
+} from '../../php-testkit/src/index.js';
 import { CLIENT_MOUNTS, LOAD_CLIENT } from './harness.js';
 
 // Both transports against a loopback HTTP server: what they send, what they hand back, and how
@@ -45,14 +49,8 @@ beforeAll(async () => {
     });
     request.on('end', () => answer(request, response, body));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-
-  // A port that was just free: nothing listens there, so connections are refused.
-  const closed = createServer();
-  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-  closedOrigin = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
-  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  origin = await listenOnLoopback(server);
+  closedOrigin = await closedLoopbackUrl();
 });
 
 afterAll(async () => {

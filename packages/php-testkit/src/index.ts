@@ -11,6 +11,7 @@ export {
   runPhpRequest,
   startHttpBridge,
 } from './http-bridge.js';
+export { closedLoopbackUrl, listenOnLoopback } from './loopback.js';
 export { phpJson, phpString } from './php-literal.js';
 export {
   type CreatePhpOptions,

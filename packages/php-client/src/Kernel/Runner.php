@@ -252,6 +252,22 @@ final class Runner
                 );
             }
         }
+        if ($decision->reason === 'already_held' && $state === OrderState::LATE_PAYMENT_REVIEW && $this->paysTheOrderAsItIsNow($orderId, $checkout, $lookup)) {
+            // The hold was for another payment (a replaced checkout, a late one); this one pays
+            // what the order asks now, on time: book it. The held payment stays before the owner.
+            $decision = new Decision(
+                Decision::MARK_PAID,
+                'settled_while_held',
+                sprintf(
+                    'Crypto Checkout: payment of %s USD settled (transaction %s), the order\'s current amount in full. The payment held for review earlier is an extra payment: refund or credit the buyer.',
+                    (string) $checkout->receivedUsd,
+                    $code
+                ),
+                $checkout,
+                $lookup,
+                $state
+            );
+        }
         if (!$decision->isNone() && $checkout->appliedAction === $decision->action) {
             return new Decision(Decision::NONE, 'already_applied', 'This decision was applied before.', $checkout, $lookup, $state);
         }
@@ -272,6 +288,25 @@ final class Runner
             }
         }
         return null;
+    }
+
+    /**
+     * True when the lookup settles, in full and on time, the order's newest checkout, on which
+     * nothing was applied before: what the order asks now has been paid.
+     *
+     * @param array<string, mixed> $lookup
+     */
+    private function paysTheOrderAsItIsNow(string $orderId, StoredCheckout $checkout, array $lookup): bool
+    {
+        $newest = $this->port->checkouts($orderId)[0] ?? null;
+        if ($newest === null || !$newest->hasCode($checkout->transactionCode) || $checkout->appliedAction !== null) {
+            return false;
+        }
+        if (($lookup['status'] ?? null) !== 'settled' || ($lookup['late'] ?? false) === true) {
+            return false;
+        }
+        $received = Money::parseDecimal($lookup['received_usd'] ?? null, 'USD amount');
+        return Money::compare($received, Money::parseDecimal($lookup['amount_in_usd'] ?? null, 'USD amount')) >= 0;
     }
 
     /** @param array<string, mixed> $lookup */
