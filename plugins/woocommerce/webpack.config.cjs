@@ -1,5 +1,7 @@
 // Builds the front-end scripts with @wordpress/scripts. WooCommerce's dependency extraction turns
 // the @wordpress/* and @woocommerce/* imports into script dependencies (build/<name>.asset.php).
+// The output folder is build/ unless CRYPTOCHECKOUT_WC_BUILD_DIR names another (scripts/build.mjs
+// sets it to stage the plugin outside the working copy).
 const path = require('node:path');
 const defaultConfig = require('@wordpress/scripts/config/webpack.config');
 const WooCommerceDependencyExtractionWebpackPlugin = require('@woocommerce/dependency-extraction-webpack-plugin');
@@ -11,7 +13,11 @@ module.exports = {
     'admin-settings': './assets/src/admin-settings.ts',
     thankyou: './assets/src/thankyou.ts',
   },
-  output: { ...defaultConfig.output, path: path.resolve(__dirname, 'build'), clean: false },
+  output: {
+    ...defaultConfig.output,
+    path: path.resolve(__dirname, process.env.CRYPTOCHECKOUT_WC_BUILD_DIR || 'build'),
+    clean: false,
+  },
   devtool: false,
   resolve: {
     ...defaultConfig.resolve,

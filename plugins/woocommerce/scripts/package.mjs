@@ -1,66 +1,66 @@
 #!/usr/bin/env node
-// Produces dist/cryptocheckout-for-woocommerce.zip, installable from Plugins > Add New > Upload.
-// Only what runs on a shop goes in: PHP, the PHP client copy, built scripts, translations, readme.
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+// Produces cryptocheckout-for-woocommerce.zip, installable from Plugins > Add New > Upload: one top
+// folder named after the slug holding what stagePlugin() assembles (PHP, the PHP client copy, built
+// scripts, translations, readme) and nothing else. The plugin is staged in a temporary folder, so
+// the working copy is never written to.
+//
+//   node scripts/package.mjs                 dist/cryptocheckout-for-woocommerce.zip (`npm run package`)
+//   node scripts/package.mjs --out <folder>  <folder>/cryptocheckout-for-woocommerce.zip
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { zipSync } from 'fflate';
-import { buildScripts, copyClient, PLUGIN_DIR } from './build.mjs';
+import { PLUGIN_DIR, SLUG, stagePlugin } from './build.mjs';
 
-export const SLUG = 'cryptocheckout-for-woocommerce';
-export const ZIP_PATH = join(PLUGIN_DIR, 'dist', `${SLUG}.zip`);
+export { SLUG };
+export const ZIP_NAME = `${SLUG}.zip`;
+export const ZIP_PATH = join(PLUGIN_DIR, 'dist', ZIP_NAME);
 
-/** Top-level files and folders of the plugin that ship; everything else (tests, sources, tooling) stays out. */
-const SHIPPED = [`${SLUG}.php`, 'uninstall.php', 'readme.txt', 'src', 'build', 'languages'];
-const SHIPPED_EXTENSIONS = /\.(php|js|json|txt|pot|po|mo)$/;
+/** The time every zip entry carries, so the same sources always give the same bytes. */
+const ZIP_MTIME = new Date('2026-01-01T00:00:00Z');
 
-async function collect(path) {
-  const info = await stat(path);
-  if (!info.isDirectory()) return [path];
-  const files = [];
-  for (const entry of (await readdir(path)).sort()) files.push(...(await collect(join(path, entry))));
-  return files;
+/** How a written file is named in the progress lines: relative to the current folder when inside it. */
+function shown(path) {
+  const fromHere = relative(process.cwd(), path);
+  return fromHere.startsWith('..') || fromHere === '' ? path : fromHere.split('\\').join('/');
 }
 
-/** Builds and zips the plugin; returns the zip's path and the entries it holds. */
-export async function packagePlugin({ log = () => {} } = {}) {
+/**
+ * Stages the plugin in a temporary folder and zips it to `outFile` (default dist/ in the plugin
+ * folder). Returns the zip's path and the entries it holds.
+ * @param {{ outFile?: string, log?: (line: string) => void }} [options]
+ */
+export async function packagePlugin({ outFile = ZIP_PATH, log = () => {} } = {}) {
   const staging = await mkdtemp(join(tmpdir(), 'cryptocheckout-wc-package-'));
-  const entries = {};
-  const add = async (file, name) => {
-    if (!SHIPPED_EXTENSIONS.test(name)) return;
-    entries[`${SLUG}/${name}`] = [
-      new Uint8Array(await readFile(file)),
-      { mtime: new Date('2026-01-01T00:00:00Z') },
-    ];
-  };
   try {
-    log('Copying the PHP client…');
-    const clientDir = join(staging, 'cryptocheckout-client');
-    await copyClient({ dest: clientDir });
-    log('Building scripts…');
-    buildScripts();
-    log('Collecting files…');
-    for (const top of SHIPPED) {
-      for (const file of await collect(join(PLUGIN_DIR, top))) {
-        await add(file, relative(PLUGIN_DIR, file).split('\\').join('/'));
-      }
+    const files = await stagePlugin(join(staging, SLUG), { log });
+    log('Zipping…');
+    const entries = {};
+    for (const name of files) {
+      entries[`${SLUG}/${name}`] = [
+        new Uint8Array(await readFile(join(staging, SLUG, name))),
+        { mtime: ZIP_MTIME },
+      ];
     }
-    for (const file of await collect(clientDir)) {
-      await add(file, `lib/cryptocheckout-client/${relative(clientDir, file).split('\\').join('/')}`);
-    }
+    const zip = zipSync(entries, { level: 9 });
+    const target = resolve(outFile);
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, zip);
+    log(`Wrote ${shown(target)}: ${files.length} files, ${zip.length} bytes`);
+    return { path: target, entries: Object.keys(entries).sort() };
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
-  const zip = zipSync(entries, { level: 9 });
-  await mkdir(join(PLUGIN_DIR, 'dist'), { recursive: true });
-  await writeFile(ZIP_PATH, zip);
-  log(`Wrote ${relative(PLUGIN_DIR, ZIP_PATH)}: ${Object.keys(entries).length} files, ${zip.length} bytes`);
-  return { path: ZIP_PATH, entries: Object.keys(entries).sort() };
 }
 
-if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
-  packagePlugin({ log: (line) => process.stdout.write(`${line}\n`) }).catch((error) => {
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({ options: { out: { type: 'string' } } });
+  packagePlugin({
+    ...(values.out === undefined ? {} : { outFile: join(resolve(values.out), ZIP_NAME) }),
+    log: (line) => process.stdout.write(`${line}\n`),
+  }).catch((error) => {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;
   });

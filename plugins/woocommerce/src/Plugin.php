@@ -7,7 +7,11 @@ namespace CryptoCheckout\WooCommerce;
 defined('ABSPATH') || exit;
 
 use Automattic\WooCommerce\Utilities\FeaturesUtil;
+use CryptoCheckout\WooCommerce\Admin\OrderPanel;
+use CryptoCheckout\WooCommerce\Admin\ConfigurationNotice;
+use CryptoCheckout\WooCommerce\Admin\RestSettings;
 use CryptoCheckout\WooCommerce\Admin\SettingsScript;
+use CryptoCheckout\WooCommerce\Admin\SettingsGuard;
 use CryptoCheckout\WooCommerce\Blocks\PaymentMethod;
 use CryptoCheckout\WooCommerce\Gateway\Gateway;
 use CryptoCheckout\WooCommerce\Gateway\Poller;
@@ -52,10 +56,20 @@ final class Plugin
         // Every payment method's order-received page: the Store API may have changed the method since.
         add_action('woocommerce_thankyou', [ThankYou::class, 'render'], 5);
         add_filter('woocommerce_order_data_store_cpt_get_orders_query', [OrderQuery::class, 'legacyQueryArgs'], 10, 2);
+        add_filter('woocommerce_cancel_unpaid_order', [Order\UnpaidOrderGuard::class, 'allowCancel'], 10, 2);
         add_action(Poller::HOOK, [Poller::class, 'run']);
         add_filter('cron_schedules', [Poller::class, 'cronSchedules']);
         add_action('action_scheduler_init', [Poller::class, 'ensureScheduled']);
         add_action('admin_enqueue_scripts', [SettingsScript::class, 'enqueue']);
+        // Every way the settings are written is checked by the kernel's rules: the form (Gateway), the REST API, update_option.
+        add_filter('rest_request_before_callbacks', [RestSettings::class, 'refuseInvalid'], 10, 3);
+        add_filter('woocommerce_gateway_' . Gateway::ID . '_settings_values', [RestSettings::class, 'canonicalValues']);
+        add_filter('pre_update_option_' . SettingsGuard::OPTION, [SettingsGuard::class, 'keepValidSettings'], 10, 2);
+        add_action('admin_notices', [ConfigurationNotice::class, 'render']);
+        // The order screen's box (HPOS and legacy screens) and its "Check payment now".
+        add_action('add_meta_boxes', [OrderPanel::class, 'register'], 10, 2);
+        add_action('admin_post_' . OrderPanel::CHECK_ACTION, [OrderPanel::class, 'handleCheck']);
+        add_action('admin_notices', [OrderPanel::class, 'showOutcome']);
         add_filter('plugin_action_links_' . plugin_basename(CRYPTOCHECKOUT_WC_FILE), [self::class, 'actionLinks']);
     }
 

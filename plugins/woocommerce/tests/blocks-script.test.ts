@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildScripts, PLUGIN_DIR } from '../scripts/build.mjs';
+import { stagedPlugin } from './support/staged-plugin.js';
 
 interface Element {
   type: unknown;
@@ -67,10 +67,11 @@ function load(settings: Record<string, unknown> | undefined): RegisteredMethod[]
 }
 
 let source = '';
-beforeAll(() => {
-  buildScripts();
-  source = readFileSync(join(PLUGIN_DIR, 'build', 'blocks.js'), 'utf8');
-}, 60_000);
+let pluginDir = '';
+beforeAll(async () => {
+  pluginDir = await stagedPlugin();
+  source = readFileSync(join(pluginDir, 'build', 'blocks.js'), 'utf8');
+}, 120_000);
 
 const configured = {
   title: 'Crypto &amp; stablecoins',
@@ -84,7 +85,7 @@ const configured = {
 
 describe('blocks script', () => {
   it('declares the WooCommerce and WordPress scripts it needs, without the JSX runtime', () => {
-    const asset = readFileSync(join(PLUGIN_DIR, 'build', 'blocks.asset.php'), 'utf8');
+    const asset = readFileSync(join(pluginDir, 'build', 'blocks.asset.php'), 'utf8');
     for (const handle of ['wc-blocks-registry', 'wc-settings', 'wp-element', 'wp-html-entities', 'wp-i18n']) {
       expect(asset).toContain(`'${handle}'`);
     }

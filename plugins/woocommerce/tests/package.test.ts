@@ -1,27 +1,51 @@
-/** `npm run package`: the installable zip holds the plugin and nothing of its tooling. */
-import { readdirSync, readFileSync } from 'node:fs';
+/** `npm run package`: the installable zip holds the plugin and nothing of its tooling. Written to a temporary folder. */
+import { type Dirent, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPhpSource, platformForPath } from '../../../packages/php-testkit/src/index.js';
 import { PLUGIN_DIR } from '../scripts/build.mjs';
 import { packagePlugin, SLUG } from '../scripts/package.mjs';
+import { stagedPlugin } from './support/staged-plugin.js';
 
 let files: Record<string, Uint8Array> = {};
 const log: string[] = [];
+const outDir = mkdtempSync(join(tmpdir(), 'cryptocheckout-wc-zip-'));
+let zipPath = '';
 
 beforeAll(async () => {
-  const { path } = await packagePlugin({ log: (line) => log.push(line) });
+  const { path } = await packagePlugin({
+    outFile: join(outDir, `${SLUG}.zip`),
+    log: (line) => log.push(line),
+  });
+  zipPath = path;
   files = unzipSync(new Uint8Array(readFileSync(path)));
 }, 120_000);
+
+afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
 const names = () => Object.keys(files).sort();
 const text = (name: string) => strFromU8(files[`${SLUG}/${name}`] as Uint8Array);
 
 describe('plugin zip', () => {
-  it('reports its progress', () => {
-    expect(log[0]).toBe('Copying the PHP client…');
-    expect(log.at(-1)).toMatch(/^Wrote dist\/cryptocheckout-for-woocommerce\.zip: \d+ files, \d+ bytes$/);
+  it('reports its progress and writes where it is told', () => {
+    expect(zipPath).toBe(join(outDir, `${SLUG}.zip`));
+    expect(log[0]).toBe('Copying the plugin files…');
+    expect(log).toEqual(
+      expect.arrayContaining(['Copying the PHP client…', 'Building scripts with wp-scripts…', 'Zipping…']),
+    );
+    expect(log.at(-1)).toBe(
+      `Wrote ${zipPath}: ${names().length} files, ${readFileSync(zipPath).length} bytes`,
+    );
+  });
+
+  it('holds exactly the staged plugin the WordPress tests install', async () => {
+    const staged = await stagedPlugin();
+    const stagedFiles = (readdirSync(staged, { recursive: true, withFileTypes: true }) as Dirent[])
+      .filter((entry) => entry.isFile())
+      .map((entry) => relative(staged, join(entry.parentPath, entry.name)).split('\\').join('/'));
+    expect(names()).toEqual(stagedFiles.map((name) => `${SLUG}/${name}`).sort());
   });
 
   it('unpacks into one folder named after the plugin slug, with the main file WordPress looks for', () => {

@@ -13,8 +13,11 @@ use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\CheckoutOpener;
 use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\StoredCheckout;
 
 /**
- * The order's terms for the kernel's CheckoutOpener (one checkout per order), and what WooCommerce
- * does when a checkout is created: the order note and holding the stock while the buyer pays.
+ * The order's terms for the kernel's CheckoutOpener (one checkout per order), and the order note
+ * when a checkout is created. Stock is WooCommerce's, as for any off-site gateway: the checkout
+ * holds it for the pending order (woocommerce_hold_stock_minutes), and WooCommerce reduces it when
+ * the payment is booked or the order goes on hold, and gives it back if the order is cancelled.
+ * Reducing it here as well would count the order twice while it awaits payment.
  */
 final class CheckoutStarter
 {
@@ -66,10 +69,6 @@ final class CheckoutStarter
             );
         }
         $order->add_order_note($note);
-        // Hold the goods while the buyer pays; WooCommerce gives them back if the order is cancelled.
-        if (function_exists('wc_maybe_reduce_stock_levels')) {
-            wc_maybe_reduce_stock_levels($order->get_id());
-        }
         return $opened;
     }
 }

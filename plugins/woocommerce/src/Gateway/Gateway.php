@@ -6,6 +6,7 @@ namespace CryptoCheckout\WooCommerce\Gateway;
 
 defined('ABSPATH') || exit;
 
+use CryptoCheckout\WooCommerce\Admin\ServiceStatus;
 use CryptoCheckout\WooCommerce\Admin\SettingsValidator;
 use CryptoCheckout\WooCommerce\Helper\Logger;
 use CryptoCheckout\WooCommerce\Vendor\Client\Exception\ApiException;
@@ -126,6 +127,28 @@ class Gateway extends \WC_Payment_Gateway
         ];
     }
 
+    /** @var string[] the fields the settings form refused in this save */
+    private array $refusedFields = [];
+
+    /** Set when a save left network, asset and wallet as they were because one of them was refused. */
+    private bool $walletFieldsKept = false;
+
+    /**
+     * One field checked for the settings form; a refusal is remembered, so network, asset and
+     * wallet are then all kept as they were (see process_admin_options).
+     *
+     * @throws \Exception
+     */
+    private function checkField(string $field, string $value, bool $againstNetwork = false): string
+    {
+        try {
+            return SettingsValidator::check($field, $value, $againstNetwork ? $this->postedNetwork() : '');
+        } catch (\Exception $exception) {
+            $this->refusedFields[] = $field;
+            throw $exception;
+        }
+    }
+
     /** The network posted with the form (checked), so the asset and the address are checked against it. */
     private function postedNetwork(): string
     {
@@ -145,7 +168,7 @@ class Gateway extends \WC_Payment_Gateway
      */
     public function validate_service_url_field($key, $value): string
     {
-        return SettingsValidator::check(SettingsRules::SERVICE_URL, wp_unslash((string) $value));
+        return $this->checkField(SettingsRules::SERVICE_URL, wp_unslash((string) $value));
     }
 
     /**
@@ -155,7 +178,7 @@ class Gateway extends \WC_Payment_Gateway
      */
     public function validate_wallet_network_field($key, $value): string
     {
-        return SettingsValidator::check(SettingsRules::NETWORK, sanitize_text_field(wp_unslash((string) $value)));
+        return $this->checkField(SettingsRules::NETWORK, sanitize_text_field(wp_unslash((string) $value)));
     }
 
     /**
@@ -165,7 +188,7 @@ class Gateway extends \WC_Payment_Gateway
      */
     public function validate_wallet_currency_field($key, $value): string
     {
-        return SettingsValidator::check(SettingsRules::ASSET, sanitize_text_field(wp_unslash((string) $value)), $this->postedNetwork());
+        return $this->checkField(SettingsRules::ASSET, sanitize_text_field(wp_unslash((string) $value)), true);
     }
 
     /**
@@ -178,7 +201,7 @@ class Gateway extends \WC_Payment_Gateway
      */
     public function validate_wallet_address_field($key, $value): string
     {
-        return SettingsValidator::check(SettingsRules::WALLET, wp_unslash((string) $value), $this->postedNetwork());
+        return $this->checkField(SettingsRules::WALLET, wp_unslash((string) $value), true);
     }
 
     /**
@@ -191,13 +214,51 @@ class Gateway extends \WC_Payment_Gateway
         return SettingsValidator::checkoutDisplay(sanitize_key((string) $value));
     }
 
+    /**
+     * WooCommerce's save keeps every field that passed its own check, which alone could store a new
+     * network next to the old wallet of another chain. Network, asset and wallet are therefore
+     * saved together: when one of them is refused, all three keep their stored values. Then the
+     * saved service URL is probed, and a service that does not answer is reported next to the
+     * other messages (the settings are still saved).
+     */
     public function process_admin_options()
     {
-        $saved = parent::process_admin_options();
-        if ($this->get_errors() !== []) {
+        $stored = get_option($this->get_option_key(), []);
+        $stored = is_array($stored) ? $stored : [];
+        $this->refusedFields = [];
+        $this->walletFieldsKept = false;
+        $keepTogether = function ($settings) use ($stored) {
+            return $this->keepWalletFieldsTogether($settings, $stored);
+        };
+        add_filter('woocommerce_settings_api_sanitized_fields_' . $this->id, $keepTogether, 1);
+        try {
+            $saved = parent::process_admin_options();
+        } finally {
+            remove_filter('woocommerce_settings_api_sanitized_fields_' . $this->id, $keepTogether, 1);
+        }
+        // What was stored, not what the form posted (the three may have been kept).
+        $this->init_settings();
+        $this->errors = array_values(array_unique($this->get_errors()));
+        $messages = $this->get_errors();
+        if ($this->walletFieldsKept) {
+            $messages[] = __('Network, settlement asset and wallet address were left as they were: they are saved together, once all three fit each other.', 'cryptocheckout-for-woocommerce');
+        }
+        $serviceUrl = (string) $this->get_option('service_url');
+        if ($serviceUrl !== '') {
+            $probe = ServiceStatus::check($serviceUrl, true);
+            if (!$probe['reachable']) {
+                $messages[] = sprintf(
+                    /* translators: %s: what the check of the service found, naming the URL */
+                    __('Settings saved, but the service does not answer as it should. %s', 'cryptocheckout-for-woocommerce'),
+                    $probe['message']
+                );
+                Logger::fromSettings()->log('warning', 'Service check after saving the settings: ' . $probe['message'], ['problem' => $probe['problem']]);
+            }
+        }
+        if ($messages !== []) {
             if (class_exists('WC_Admin_Settings')) {
-                foreach ($this->get_errors() as $error) {
-                    \WC_Admin_Settings::add_error($error);
+                foreach ($messages as $message) {
+                    \WC_Admin_Settings::add_error($message);
                 }
             } else {
                 add_action('admin_notices', [$this, 'display_errors']);
@@ -210,24 +271,68 @@ class Gateway extends \WC_Payment_Gateway
     }
 
     /**
-     * The saved settings the service needs, or null when any of them is missing.
+     * The settings as WooCommerce is about to store them, with network, asset and wallet put back
+     * to their stored values when the form refused one of them or they do not fit together.
+     *
+     * @param mixed $settings
+     * @param array<string, mixed> $stored
+     * @return mixed
+     */
+    private function keepWalletFieldsTogether($settings, array $stored)
+    {
+        if (!is_array($settings)) {
+            return $settings;
+        }
+        $refused = array_intersect($this->refusedFields, SettingsValidator::WALLET_FIELDS) !== []
+            || array_intersect_key(SettingsValidator::refusedChanges($settings, $stored), array_flip(SettingsValidator::WALLET_FIELDS)) !== [];
+        if (!$refused) {
+            return $settings;
+        }
+        $before = $stored + SettingsValidator::defaults();
+        foreach (SettingsValidator::WALLET_FIELDS as $field) {
+            $settings[$field] = $before[$field];
+        }
+        $this->walletFieldsKept = true;
+        return $settings;
+    }
+
+    /** The settings page, with whether the service answers under the service URL field (checked at most once a minute). */
+    public function admin_options()
+    {
+        $serviceUrl = (string) $this->get_option('service_url');
+        if ($serviceUrl !== '' && isset($this->form_fields['service_url']) && current_user_can('manage_woocommerce')) {
+            $this->form_fields['service_url']['description'] = trim(
+                (string) ($this->form_fields['service_url']['description'] ?? '') . ' ' . ServiceStatus::describe(ServiceStatus::check($serviceUrl))
+            );
+        }
+        parent::admin_options();
+    }
+
+    /**
+     * The saved settings the service needs, in canonical form, or null when any of them is missing
+     * or they cannot take payments together (the kernel's SettingsRules: e.g. a wallet of another
+     * chain than the network, stored by an older version or by hand).
      *
      * @return array{service_url: string, wallet_address: string, wallet_currency: string, wallet_network: string}|null
      */
     public function serviceConfig(): ?array
     {
-        $config = [
+        $checked = SettingsValidator::validateTogether([
             'service_url' => (string) $this->get_option('service_url'),
             'wallet_address' => (string) $this->get_option('wallet_address'),
             'wallet_currency' => (string) $this->get_option('wallet_currency', SettingsValidator::DEFAULT_ASSET),
             'wallet_network' => (string) $this->get_option('wallet_network', SettingsValidator::DEFAULT_NETWORK),
-        ];
-        foreach ($config as $value) {
-            if ($value === '') {
-                return null;
-            }
+        ]);
+        if ($checked['errors'] !== []) {
+            return null;
         }
-        return $config;
+        $values = $checked['values'];
+        return [
+            'service_url' => $values[SettingsRules::SERVICE_URL],
+            'wallet_address' => $values[SettingsRules::WALLET],
+            'wallet_currency' => $values[SettingsRules::ASSET],
+            'wallet_network' => $values[SettingsRules::NETWORK],
+        ];
     }
 
     public function is_available()
@@ -264,6 +369,11 @@ class Gateway extends \WC_Payment_Gateway
 
         $returnUrl = $this->get_return_url($order);
         try {
+            // A failed question is treated as a failed create below: the same notice, note and log.
+            $refusal = PaymentOptionsCheck::refusal($order, $config);
+            if ($refusal !== null) {
+                return self::refuseAmount($order, $refusal, $logger);
+            }
             $opened = CheckoutStarter::start($order, $config, $returnUrl, $order->get_cancel_order_url_raw());
         } catch (CryptoCheckoutException $exception) {
             $logger->error(sprintf('Order %d: the checkout could not be created: %s', $order->get_id(), self::describe($exception)));
@@ -320,9 +430,47 @@ class Gateway extends \WC_Payment_Gateway
             return __('The crypto payment service is not reachable right now. Your order is saved: please try again in a few minutes, or choose another payment method.', 'cryptocheckout-for-woocommerce');
         }
         if ($exception instanceof ApiException && $exception->getErrorCode() === 'unprocessable') {
-            return __('This order cannot be paid with crypto (the amount is outside what the payment service accepts). Please choose another payment method.', 'cryptocheckout-for-woocommerce');
+            return self::outsideBoundsNotice();
         }
         return self::unavailableNotice();
+    }
+
+    /**
+     * No rail of the service takes the order's total (GET /payment_options): the buyer is asked to
+     * choose another method here rather than sent to a payment page that offers nothing; the order
+     * stays pending, and the owner reads why in the note and the log.
+     *
+     * @param array{total: string, currency: string, amount_usd: string|null, smallest_minimum_usd: string|null, below_minimum: bool} $refusal PaymentOptionsCheck::refusal()
+     * @return array{result: string}
+     */
+    private static function refuseAmount(\WC_Order $order, array $refusal, Logger $logger): array
+    {
+        $total = $refusal['total'] . ' ' . $refusal['currency'];
+        $logger->log('warning', sprintf(
+            'Order %d: no payment option of the service takes %s (%s USD; the smallest rail minimum is %s USD); the buyer was asked to choose another payment method.',
+            $order->get_id(),
+            $total,
+            $refusal['amount_usd'] ?? '?',
+            $refusal['smallest_minimum_usd'] ?? '?'
+        ));
+        $order->add_order_note(sprintf(
+            /* translators: 1: order total and currency, 2: smallest amount any payment option takes, in USD */
+            __('Crypto Checkout: no payment option takes %1$s (the smallest accepted amount is %2$s USD). The buyer was asked to choose another payment method; the order is still pending.', 'cryptocheckout-for-woocommerce'),
+            $total,
+            $refusal['smallest_minimum_usd'] ?? '?'
+        ));
+        $notice = self::outsideBoundsNotice();
+        if ($refusal['below_minimum']) {
+            /* translators: %s: order total and currency, e.g. 0.10 EUR */
+            $notice = sprintf(__('This order\'s total is below what crypto payment accepts (%s is too small). Please choose another payment method.', 'cryptocheckout-for-woocommerce'), $total);
+        }
+        wc_add_notice($notice, 'error');
+        return ['result' => 'failure'];
+    }
+
+    private static function outsideBoundsNotice(): string
+    {
+        return __('This order cannot be paid with crypto (the amount is outside what the payment service accepts). Please choose another payment method.', 'cryptocheckout-for-woocommerce');
     }
 
     private static function unavailableNotice(): string

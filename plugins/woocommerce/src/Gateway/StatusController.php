@@ -7,6 +7,7 @@ namespace CryptoCheckout\WooCommerce\Gateway;
 defined('ABSPATH') || exit;
 
 use CryptoCheckout\WooCommerce\Helper\Kernel;
+use CryptoCheckout\WooCommerce\Helper\RateLimiter;
 use CryptoCheckout\WooCommerce\Order\WooCommerceOrderPort;
 use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\BuyerStatus;
 use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\HttpReply;
@@ -16,7 +17,8 @@ use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\HttpReply;
  * polls, the kernel's BuyerStatus in the success envelope. The order key (which WooCommerce puts in
  * the order-received URL) is the credential, as on the order-received page itself. The order is
  * checked against the service first (at most every few seconds, Runner::runForBuyer), so the page
- * learns of a payment even when the webhook never arrives.
+ * learns of a payment even when the webhook never arrives. Throttled per client IP and order
+ * (Helper\RateLimiter), counted once the key has been checked.
  */
 final class StatusController
 {
@@ -48,7 +50,12 @@ final class StatusController
     /** @return \WP_REST_Response */
     public static function handle(\WP_REST_Request $request)
     {
-        $status = self::current((string) (int) $request->get_param('order_id'));
+        $orderId = (string) (int) $request->get_param('order_id');
+        $throttled = RateLimiter::status($orderId);
+        if ($throttled !== null) {
+            return WebhookController::restResponse($throttled);
+        }
+        $status = self::current($orderId);
         $reply = $status === null
             ? HttpReply::error(404, 'not_found', 'This order has no Crypto Checkout payment.')
             : HttpReply::success($status);
@@ -57,7 +64,8 @@ final class StatusController
 
     /**
      * The order's payment status for its buyer after a due check, or null when the order has no
-     * checkout.
+     * checkout: only orders that hold a Crypto Checkout checkout are ours, whatever their payment
+     * method says (the Store API may have reset it), and the service is never asked about others.
      *
      * @return array{state: string, message: string, terminal: bool, checkout_url: string|null}|null
      */

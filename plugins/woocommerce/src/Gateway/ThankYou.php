@@ -8,6 +8,7 @@ defined('ABSPATH') || exit;
 
 use CryptoCheckout\WooCommerce\Helper\Assets;
 use CryptoCheckout\WooCommerce\Helper\Kernel;
+use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\OrderState;
 use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\StatusWidgetMarkup;
 
 /**
@@ -42,5 +43,25 @@ final class ThankYou
         }
         // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- StatusWidgetMarkup escapes every value it writes
         echo StatusWidgetMarkup::render($status, StatusController::url($order), [Kernel::class, 'translate'], $openModal);
+        $restartUrl = self::restartUrl($order, $status);
+        if ($restartUrl !== null) {
+            echo '<p class="cryptocheckout-status__restart"><a class="button" href="' . esc_url($restartUrl) . '">'
+                . esc_html__('Start a new payment', 'cryptocheckout-for-woocommerce') . '</a></p>';
+        }
+    }
+
+    /**
+     * WooCommerce's own "pay for order" page, for an unpaid order whose payment window closed and
+     * that still needs payment: paying from there opens a new checkout. A part-paid order gets no
+     * such link (the shop settles the rest with the buyer), and neither does a cancelled one.
+     *
+     * @param array{state: string, message: string, terminal: bool, checkout_url: string|null} $status
+     */
+    public static function restartUrl(\WC_Order $order, array $status): ?string
+    {
+        if ($status['state'] !== OrderState::AWAITING_PAYMENT || $status['checkout_url'] !== null || !$order->needs_payment()) {
+            return null;
+        }
+        return (string) $order->get_checkout_payment_url();
     }
 }

@@ -7,12 +7,14 @@ namespace CryptoCheckout\WooCommerce\Gateway;
 defined('ABSPATH') || exit;
 
 use CryptoCheckout\WooCommerce\Helper\Kernel;
+use CryptoCheckout\WooCommerce\Helper\RateLimiter;
 use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\HttpReply;
 
 /**
  * The routes of transaction.settled: POST /wp-json/cryptocheckout/v1/webhook, and ?wc-api=cryptocheckout
  * for sites whose REST API is blocked. The kernel's WebhookHandler does the rest (the order is
  * found by its stored transaction code, the service's own record decides, the HTTP status policy).
+ * Both routes are throttled per client IP first (Helper\RateLimiter: 429 with Retry-After).
  */
 final class WebhookController
 {
@@ -66,13 +68,17 @@ final class WebhookController
     /** @return \WP_REST_Response */
     public static function handleRest(\WP_REST_Request $request)
     {
+        $throttled = RateLimiter::webhook();
+        if ($throttled !== null) {
+            return self::restResponse($throttled);
+        }
         return self::restResponse(self::handle((string) $request->get_method(), (string) $request->get_body()));
     }
 
     public static function handleLegacy(): void
     {
         $method = isset($_SERVER['REQUEST_METHOD']) ? sanitize_text_field(wp_unslash((string) $_SERVER['REQUEST_METHOD'])) : '';
-        $reply = self::handle($method, (string) file_get_contents('php://input'));
+        $reply = RateLimiter::webhook() ?? self::handle($method, (string) file_get_contents('php://input'));
         foreach ($reply->headers as $name => $value) {
             if (strtolower($name) !== 'content-type') {
                 header($name . ': ' . $value);

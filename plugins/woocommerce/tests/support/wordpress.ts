@@ -1,7 +1,12 @@
 /**
  * Boots real WordPress 6.5 offline (@wp-playground/cli, WordPress from
  * @wp-playground/wordpress-builds, SQLite) with the WooCommerce harness installed as the
- * "woocommerce" plugin and this plugin mounted from the working tree. Boot once per test file.
+ * "woocommerce" plugin and this plugin mounted from its staged copy (./staged-plugin.ts: built in
+ * os.tmpdir() once per change of its sources, never in the working tree). Boot once per test file.
+ *
+ * WordPress 6.5 is the newest release reachable offline: the npm registry is the only source here,
+ * and @wp-playground/wordpress-builds (0.9.19, its newest) ships 6.2–6.5 plus a 6.6 RC and a
+ * 6.7 alpha nightly, no 6.7+ release. 6.5 is also the plugin's declared minimum.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -10,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as playgroundCli from '@wp-playground/cli';
 import { unzipSync } from 'fflate';
-import { buildScripts, copyClient } from '../../scripts/build.mjs';
+import { stagedPlugin } from './staged-plugin.js';
 
 export const PLUGIN_DIR = fileURLToPath(new URL('../..', import.meta.url));
 export const HARNESS_DIR = fileURLToPath(new URL('../harness/woocommerce', import.meta.url));
@@ -43,16 +48,10 @@ export interface WordPressSite {
   dispose(): Promise<void>;
 }
 
-/** Makes sure the PHP client copy and the built scripts the plugin loads exist. */
-export async function preparePlugin(): Promise<void> {
-  await copyClient({ clean: false });
-  if (!existsSync(join(PLUGIN_DIR, 'build', 'blocks.asset.php'))) buildScripts();
-}
-
 export async function bootWordPress(
   options: { php?: '7.4' | '8.3'; workers?: number } = {},
 ): Promise<WordPressSite> {
-  await preparePlugin();
+  const pluginDir = await stagedPlugin();
   const root = mkdtempSync(join(tmpdir(), 'cryptocheckout-wp-'));
   const wordpressDir = join(root, 'wordpress');
   const builds = dirname(require.resolve('@wp-playground/wordpress-builds/package.json'));
@@ -78,7 +77,7 @@ export async function bootWordPress(
     'mount-before-install': [{ hostPath: wordpressDir, vfsPath: '/wordpress' }],
     mount: [
       { hostPath: HARNESS_DIR, vfsPath: '/wordpress/wp-content/plugins/woocommerce' },
-      { hostPath: PLUGIN_DIR, vfsPath: '/wordpress/wp-content/plugins/cryptocheckout-for-woocommerce' },
+      { hostPath: pluginDir, vfsPath: '/wordpress/wp-content/plugins/cryptocheckout-for-woocommerce' },
     ],
     skipBrowser: true,
     blueprint: { steps: [] },

@@ -36,19 +36,32 @@ require_once __DIR__ . '/includes/class-wc-meta-data.php';
 require_once __DIR__ . '/includes/class-wc-order.php';
 require_once __DIR__ . '/includes/class-wc-order-data-store.php';
 require_once __DIR__ . '/includes/class-wc-product.php';
+require_once __DIR__ . '/includes/class-reserve-stock-exception.php';
+require_once __DIR__ . '/includes/class-reserve-stock.php';
+require_once __DIR__ . '/includes/wc-stock-functions.php';
+require_once __DIR__ . '/includes/wc-order-functions.php';
 require_once __DIR__ . '/includes/features-util.php';
 require_once __DIR__ . '/includes/order-util.php';
 require_once __DIR__ . '/includes/blocks.php';
+require_once __DIR__ . '/includes/rest-payment-gateways.php';
 require_once __DIR__ . '/includes/harness-api.php';
 
 $GLOBALS['woocommerce'] = WooCommerce::instance();
 
-// WC_Install::create_roles(): the shop manager role and the WooCommerce capabilities of administrators.
+// WC_Install::create_roles(): the shop manager role and the WooCommerce capabilities of administrators,
+// including the shop_order capabilities (WC_Install::get_core_capabilities).
 register_activation_hook(__FILE__, static function () {
-    add_role('shop_manager', 'Shop manager', ['read' => true, 'manage_woocommerce' => true, 'view_woocommerce_reports' => true]);
+    $order_caps = [];
+    foreach (['edit_shop_order', 'read_shop_order', 'delete_shop_order', 'edit_shop_orders', 'edit_others_shop_orders', 'publish_shop_orders', 'read_private_shop_orders', 'delete_shop_orders', 'delete_private_shop_orders', 'delete_published_shop_orders', 'delete_others_shop_orders', 'edit_private_shop_orders', 'edit_published_shop_orders'] as $cap) {
+        $order_caps[$cap] = true;
+    }
+    add_role('shop_manager', 'Shop manager', ['read' => true, 'manage_woocommerce' => true, 'view_woocommerce_reports' => true] + $order_caps);
     $administrator = get_role('administrator');
     if ($administrator) {
         $administrator->add_cap('manage_woocommerce');
         $administrator->add_cap('view_woocommerce_reports');
+        foreach (array_keys($order_caps) as $cap) {
+            $administrator->add_cap($cap);
+        }
     }
 });

@@ -27,8 +27,8 @@ class WC_Order_Data_Store
         $items = self::table('wc_harness_order_items');
         $wpdb->query("CREATE TABLE IF NOT EXISTS {$orders} (id bigint(20) unsigned NOT NULL AUTO_INCREMENT, status varchar(20) NOT NULL, currency varchar(10) NOT NULL, total_amount decimal(26,8) NOT NULL, payment_method varchar(100) NOT NULL DEFAULT '', payment_method_title text NOT NULL, transaction_id varchar(100) NOT NULL DEFAULT '', date_created_gmt datetime NOT NULL, date_updated_gmt datetime NOT NULL, PRIMARY KEY (id))");
         $wpdb->query("CREATE TABLE IF NOT EXISTS {$meta} (id bigint(20) unsigned NOT NULL AUTO_INCREMENT, order_id bigint(20) unsigned NOT NULL, meta_key varchar(255) NOT NULL, meta_value text NOT NULL, PRIMARY KEY (id))");
-        $wpdb->query("CREATE TABLE IF NOT EXISTS {$operational} (id bigint(20) unsigned NOT NULL AUTO_INCREMENT, order_id bigint(20) unsigned NOT NULL, order_key varchar(100) NOT NULL, order_stock_reduced tinyint(1) NOT NULL DEFAULT 0, date_paid_gmt datetime NULL, PRIMARY KEY (id), UNIQUE KEY order_id (order_id))");
-        $wpdb->query("CREATE TABLE IF NOT EXISTS {$items} (id bigint(20) unsigned NOT NULL AUTO_INCREMENT, order_id bigint(20) unsigned NOT NULL, product_id bigint(20) unsigned NOT NULL, qty int NOT NULL, PRIMARY KEY (id))");
+        $wpdb->query("CREATE TABLE IF NOT EXISTS {$operational} (id bigint(20) unsigned NOT NULL AUTO_INCREMENT, order_id bigint(20) unsigned NOT NULL, order_key varchar(100) NOT NULL, order_stock_reduced tinyint(1) NOT NULL DEFAULT 0, created_via varchar(100) NULL, date_paid_gmt datetime NULL, PRIMARY KEY (id), UNIQUE KEY order_id (order_id))");
+        $wpdb->query("CREATE TABLE IF NOT EXISTS {$items} (id bigint(20) unsigned NOT NULL AUTO_INCREMENT, order_id bigint(20) unsigned NOT NULL, product_id bigint(20) unsigned NOT NULL, qty int NOT NULL, reduced_stock int NOT NULL DEFAULT 0, PRIMARY KEY (id))");
         update_option('wc_harness_db_version', '1');
     }
 
@@ -49,7 +49,7 @@ class WC_Order_Data_Store
     {
         global $wpdb;
         $row = $wpdb->get_row($wpdb->prepare(
-            'SELECT o.*, op.order_key, op.date_paid_gmt FROM ' . self::table('wc_orders') . ' o LEFT JOIN ' . self::table('wc_order_operational_data') . ' op ON op.order_id = o.id WHERE o.id = %d',
+            'SELECT o.*, op.order_key, op.created_via, op.date_paid_gmt FROM ' . self::table('wc_orders') . ' o LEFT JOIN ' . self::table('wc_order_operational_data') . ' op ON op.order_id = o.id WHERE o.id = %d',
             $id
         ), ARRAY_A);
         return is_array($row) ? $row : null;
@@ -67,14 +67,34 @@ class WC_Order_Data_Store
         return $meta;
     }
 
-    /** @return array<int, array{product_id: int, qty: int}> */
+    /** @return array<int, array{id: int, product_id: int, qty: int, reduced_stock: int}> reduced_stock: the item's _reduced_stock meta (0: none) */
     public function read_items(int $id): array
     {
         global $wpdb;
-        $rows = $wpdb->get_results($wpdb->prepare('SELECT product_id, qty FROM ' . self::table('wc_harness_order_items') . ' WHERE order_id = %d ORDER BY id', $id), ARRAY_A);
+        $rows = $wpdb->get_results($wpdb->prepare('SELECT id, product_id, qty, reduced_stock FROM ' . self::table('wc_harness_order_items') . ' WHERE order_id = %d ORDER BY id', $id), ARRAY_A);
         return array_map(static function ($row) {
-            return ['product_id' => (int) $row['product_id'], 'qty' => (int) $row['qty']];
+            return ['id' => (int) $row['id'], 'product_id' => (int) $row['product_id'], 'qty' => (int) $row['qty'], 'reduced_stock' => (int) $row['reduced_stock']];
         }, (array) $rows);
+    }
+
+    /** A line item's _reduced_stock meta: the quantity taken from stock for it (0 deletes it). */
+    public function set_item_reduced_stock(int $item_id, int $quantity): void
+    {
+        global $wpdb;
+        $wpdb->update(self::table('wc_harness_order_items'), ['reduced_stock' => $quantity], ['id' => $item_id]);
+    }
+
+    /**
+     * OrdersTableDataStore::get_unpaid_orders(): pending orders last updated before $date, a
+     * timestamp in the site's timezone (WooCommerce's legacy convention).
+     *
+     * @return list<string> order ids
+     */
+    public function get_unpaid_orders($date)
+    {
+        global $wpdb;
+        $gmt_timestamp = absint($date - wc_timezone_offset());
+        return $wpdb->get_col($wpdb->prepare('SELECT id FROM ' . self::table('wc_orders') . ' WHERE status = %s AND date_updated_gmt < %s', 'wc-pending', gmdate('Y-m-d H:i:s', $gmt_timestamp)));
     }
 
     /**
@@ -99,7 +119,7 @@ class WC_Order_Data_Store
             $row['date_created_gmt'] = gmdate('Y-m-d H:i:s', $order->get_date_created_timestamp());
             $wpdb->insert(self::table('wc_orders'), $row);
             $id = (int) $wpdb->insert_id;
-            $wpdb->insert(self::table('wc_order_operational_data'), ['order_id' => $id, 'order_key' => $order->get_order_key(), 'order_stock_reduced' => 0]);
+            $wpdb->insert(self::table('wc_order_operational_data'), ['order_id' => $id, 'order_key' => $order->get_order_key(), 'order_stock_reduced' => 0, 'created_via' => $order->get_created_via()]);
             foreach ($order->get_harness_items() as $item) {
                 $wpdb->insert(self::table('wc_harness_order_items'), ['order_id' => $id, 'product_id' => $item['product_id'], 'qty' => $item['qty']]);
             }

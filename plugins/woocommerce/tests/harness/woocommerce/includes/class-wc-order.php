@@ -22,6 +22,8 @@ class WC_Order
     private string $payment_method = '';
     private string $payment_method_title = '';
     private string $transaction_id = '';
+    /** How the order was made ("checkout", "admin", …); written with a new order (wc_order_operational_data). */
+    private string $created_via = '';
     private int $date_created;
     private ?int $date_paid = null;
     /** @var list<WC_Meta_Data> rows as read or added; a row whose value is null is deleted on save */
@@ -52,6 +54,7 @@ class WC_Order
             $this->payment_method_title = (string) $row['payment_method_title'];
             $this->transaction_id = (string) $row['transaction_id'];
             $this->order_key = (string) $row['order_key'];
+            $this->created_via = (string) ($row['created_via'] ?? '');
             $this->date_created = (int) strtotime($row['date_created_gmt'] . ' UTC');
             $this->date_paid = empty($row['date_paid_gmt']) ? null : (int) strtotime($row['date_paid_gmt'] . ' UTC');
             foreach ($store->read_meta($id) as $row) {
@@ -107,6 +110,16 @@ class WC_Order
     public function get_transaction_id($context = 'view')
     {
         return $this->transaction_id;
+    }
+
+    public function get_created_via($context = 'view')
+    {
+        return $this->created_via;
+    }
+
+    public function set_created_via($value)
+    {
+        $this->created_via = (string) $value;
     }
 
     public function get_date_created_timestamp(): int
@@ -415,6 +428,24 @@ class WC_Order
         $order_received_url = wc_get_endpoint_url('order-received', (string) $this->get_id(), wc_get_checkout_url());
         $order_received_url = add_query_arg('key', $this->get_order_key(), $order_received_url);
         return apply_filters('woocommerce_get_checkout_order_received_url', $order_received_url, $this);
+    }
+
+    /** The "pay for order" page (WC_Order::get_checkout_payment_url, WooCommerce 10.0). */
+    public function get_checkout_payment_url($on_checkout = false)
+    {
+        $pay_url = wc_get_endpoint_url('order-pay', (string) $this->get_id(), wc_get_checkout_url());
+        if ($on_checkout) {
+            $pay_url = add_query_arg('key', $this->get_order_key(), $pay_url);
+        } else {
+            $pay_url = add_query_arg(['pay_for_order' => 'true', 'key' => $this->get_order_key()], $pay_url);
+        }
+        return apply_filters('woocommerce_get_checkout_payment_url', $pay_url, $this);
+    }
+
+    /** The order's edit screen (OrderUtil::get_order_admin_edit_url). */
+    public function get_edit_order_url()
+    {
+        return apply_filters('woocommerce_get_edit_order_url', \Automattic\WooCommerce\Utilities\OrderUtil::get_order_admin_edit_url($this->get_id()), $this);
     }
 
     public function get_cancel_endpoint()

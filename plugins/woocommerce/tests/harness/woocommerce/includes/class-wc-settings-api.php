@@ -189,12 +189,26 @@ abstract class WC_Settings_API
             } else {
                 $html .= '<input type="text" name="' . esc_attr($field_key) . '" id="' . esc_attr($field_key) . '" value="' . esc_attr((string) $value) . '" />';
             }
-            $html .= '</td></tr>';
+            $html .= $this->get_description_html($v) . '</td></tr>';
         }
         if ($echo) {
             echo $html; // phpcs:ignore
         }
         return $html;
+    }
+
+    /** The field's description under it, as WooCommerce prints it (none when desc_tip is true: it is a tooltip then). */
+    public function get_description_html($data)
+    {
+        $desc_tip = $data['desc_tip'] ?? false;
+        if (true === $desc_tip) {
+            $description = '';
+        } elseif (!empty($desc_tip)) {
+            $description = $data['description'] ?? '';
+        } else {
+            $description = $data['description'] ?? '';
+        }
+        return $description ? '<p class="description">' . wp_kses_post($description) . '</p>' . "\n" : '';
     }
 
     public function validate_text_field($key, $value)

@@ -139,6 +139,19 @@ function wc_clear_notices()
     $GLOBALS['wc_harness_notices'] = [];
 }
 
+/**
+ * The admin screen id of a WooCommerce page (includes/admin/wc-admin-functions.php); for orders
+ * "woocommerce_page_wc-orders" under HPOS, the post type "shop_order" otherwise.
+ */
+function wc_get_page_screen_id($for)
+{
+    $for = str_replace('-', '_', $for);
+    if ('shop_order' !== $for) {
+        return '';
+    }
+    return \Automattic\WooCommerce\Utilities\OrderUtil::custom_orders_table_usage_is_enabled() ? 'woocommerce_page_wc-orders' : $for;
+}
+
 function wc_get_page_permalink($page)
 {
     return home_url('/' . $page . '/');
@@ -169,98 +182,3 @@ function wc_get_product($the_product = false)
     $id = (int) $the_product;
     return $id > 0 && get_post_type($id) === 'product' ? new WC_Product($id) : false;
 }
-
-function wc_update_product_stock($product, $stock_quantity = null, $operation = 'set', $updating = false)
-{
-    $product = $product instanceof WC_Product ? $product : wc_get_product($product);
-    if (!$product || !$product->managing_stock()) {
-        return false;
-    }
-    $current = (int) $product->get_stock_quantity();
-    if ($operation === 'increase') {
-        $new = $current + (int) $stock_quantity;
-    } elseif ($operation === 'decrease') {
-        $new = $current - (int) $stock_quantity;
-    } else {
-        $new = (int) $stock_quantity;
-    }
-    update_post_meta($product->get_id(), '_stock', (string) $new);
-    return $new;
-}
-
-function wc_reduce_stock_levels($order_id)
-{
-    wc_harness_adjust_order_stock($order_id, 'decrease');
-}
-
-function wc_increase_stock_levels($order_id)
-{
-    wc_harness_adjust_order_stock($order_id, 'increase');
-}
-
-/**
- * The body WooCommerce's wc_reduce_stock_levels / wc_increase_stock_levels share: the
- * can-reduce/can-restore filter, the per-item stock update, the order note and the action.
- *
- * @param int|WC_Order $order_id
- * @param string $direction 'decrease' or 'increase'
- */
-function wc_harness_adjust_order_stock($order_id, $direction)
-{
-    $reduce = $direction === 'decrease';
-    $order = $order_id instanceof WC_Order ? $order_id : wc_get_order($order_id);
-    if (!$order || !apply_filters($reduce ? 'woocommerce_can_reduce_order_stock' : 'woocommerce_can_restore_order_stock', true, $order)) {
-        return;
-    }
-    $changes = [];
-    foreach ($order->get_harness_items() as $item) {
-        $product = wc_get_product($item['product_id']);
-        if (!$product || !$product->managing_stock()) {
-            continue;
-        }
-        $old = (int) $product->get_stock_quantity();
-        $new = wc_update_product_stock($product, $item['qty'], $direction);
-        $changes[] = sprintf('%s %d&rarr;%d', $product->get_name(), $old, $new);
-    }
-    if ($changes !== []) {
-        $label = $reduce ? __('Stock levels reduced:', 'woocommerce') : __('Stock levels increased:', 'woocommerce');
-        $order->add_order_note($label . ' ' . implode(', ', $changes));
-    }
-    do_action($reduce ? 'woocommerce_reduce_order_stock' : 'woocommerce_restore_order_stock', $order);
-}
-
-function wc_maybe_reduce_stock_levels($order_id)
-{
-    $order = wc_get_order($order_id);
-    if (!$order) {
-        return;
-    }
-    $stock_reduced = $order->get_data_store()->get_stock_reduced($order_id);
-    $trigger_reduce = apply_filters('woocommerce_payment_complete_reduce_order_stock', !$stock_reduced, $order_id);
-    if (!$trigger_reduce) {
-        return;
-    }
-    wc_reduce_stock_levels($order);
-    $order->get_data_store()->set_stock_reduced($order_id, true);
-}
-
-function wc_maybe_increase_stock_levels($order_id)
-{
-    $order = wc_get_order($order_id);
-    if (!$order) {
-        return;
-    }
-    $stock_reduced = $order->get_data_store()->get_stock_reduced($order_id);
-    if (!(bool) $stock_reduced) {
-        return;
-    }
-    wc_increase_stock_levels($order);
-    $order->get_data_store()->set_stock_reduced($order_id, false);
-}
-
-add_action('woocommerce_payment_complete', 'wc_maybe_reduce_stock_levels');
-add_action('woocommerce_order_status_completed', 'wc_maybe_reduce_stock_levels');
-add_action('woocommerce_order_status_processing', 'wc_maybe_reduce_stock_levels');
-add_action('woocommerce_order_status_on-hold', 'wc_maybe_reduce_stock_levels');
-add_action('woocommerce_order_status_cancelled', 'wc_maybe_increase_stock_levels');
-add_action('woocommerce_order_status_pending', 'wc_maybe_increase_stock_levels');

@@ -17,14 +17,20 @@ function wc_harness_create_product(string $name, string $price, int $stock): int
 }
 
 /**
- * WC_Checkout::process_checkout() for a cart of [product_id => qty] and a total: creates the
- * pending order with the chosen gateway and calls process_payment, as process_order_payment does.
+ * WC_Checkout::process_checkout() for a cart of [product_id => qty] and a total: checks the cart's
+ * stock against the holds of other pending orders (validate_checkout → WC_Cart::check_cart_items),
+ * creates the pending order via "checkout" with the chosen gateway, holds its stock
+ * (woocommerce_checkout_order_created; a failed hold fires woocommerce_checkout_order_exception and
+ * fails the checkout) and calls process_payment, as process_order_payment does.
  *
  * @return array{order_id: int, result: array, notices: array}
  */
 function wc_harness_checkout(array $cart, string $total, string $currency, string $payment_method): array
 {
     wc_clear_notices();
+    $failure = static function (string $message): array {
+        return ['order_id' => 0, 'result' => ['result' => 'failure'], 'notices' => ['error' => [['notice' => $message, 'data' => []]]]];
+    };
     $gateways = WC()->payment_gateways()->get_available_payment_gateways();
     $order = new WC_Order();
     $order->set_currency($currency);
@@ -33,10 +39,21 @@ function wc_harness_checkout(array $cart, string $total, string $currency, strin
         $order->add_harness_item((int) $product_id, (int) $qty);
     }
     if (!isset($gateways[$payment_method])) {
-        return ['order_id' => 0, 'result' => ['result' => 'failure'], 'notices' => ['error' => [['notice' => 'Invalid payment method.', 'data' => []]]]];
+        return $failure('Invalid payment method.');
     }
+    $stock = wc_harness_check_cart_item_stock($cart);
+    if (is_wp_error($stock)) {
+        return $failure($stock->get_error_message());
+    }
+    $order->set_created_via('checkout');
     $order->set_payment_method($gateways[$payment_method]);
     $order_id = $order->save();
+    try {
+        do_action('woocommerce_checkout_order_created', $order);
+    } catch (Exception $e) {
+        do_action('woocommerce_checkout_order_exception', $order);
+        return $failure($e->getMessage());
+    }
     do_action('woocommerce_checkout_order_processed', $order_id, [], $order);
     return ['order_id' => $order_id] + wc_harness_pay_order($order_id, $payment_method);
 }
@@ -61,6 +78,26 @@ function wc_harness_render_order_received(int $order_id): string
     ob_start();
     do_action('woocommerce_thankyou_' . $order->get_payment_method(), $order->get_id());
     do_action('woocommerce_thankyou', $order->get_id());
+    return (string) ob_get_clean();
+}
+
+/**
+ * The HPOS order edit screen's meta boxes (src/Internal/Admin/Orders/Edit.php: setup() fires
+ * add_meta_boxes and add_meta_boxes_<screen id> with the order, the page prints the side, normal
+ * and advanced boxes with the order as their object); returns the printed HTML.
+ */
+function wc_harness_render_order_edit(int $order_id): string
+{
+    // The admin's includes, as on any wp-admin page (meta boxes, screens, postbox classes).
+    require_once ABSPATH . 'wp-admin/includes/admin.php';
+    $order = wc_get_order($order_id);
+    $screen_id = wc_get_page_screen_id('shop-order');
+    do_action('add_meta_boxes', $screen_id, $order);
+    do_action('add_meta_boxes_' . $screen_id, $order);
+    ob_start();
+    foreach (['side', 'normal', 'advanced'] as $context) {
+        do_meta_boxes($screen_id, $context, $order);
+    }
     return (string) ob_get_clean();
 }
 
