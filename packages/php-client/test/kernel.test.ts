@@ -540,6 +540,45 @@ describeEachPhp(
         expect(result).toEqual({ same: true, created: 2, codes: 2, third: 'created' });
       });
 
+      it('asks which rails take the amount before creating, and creates nothing when none does', async () => {
+        const result = await run<{
+          refused: string;
+          below: boolean;
+          smallest: string | null;
+          created: number;
+          checkouts: number;
+          asked: number;
+          reuseAsked: number;
+        }>(`
+          $world = new World();
+          $world->port->addOrder('1');
+          $world->port->addOrder('2');
+          $refused = '';
+          $below = false;
+          $smallest = null;
+          try {
+              $world->opener->open('1', $world->terms('1', '0.10'));
+          } catch (\\CryptoCheckout\\Client\\Exception\\NoRailAvailableException $e) {
+              $refused = $e->getFiatAmount() . ' ' . $e->getFiatCurrency();
+              $below = $e->isBelowMinimum();
+              $smallest = $e->getSmallestMinimumUsd();
+          }
+          $asked = $world->service->optionQuestions;
+          $world->opener->open('2', $world->terms('2'));
+          $world->opener->open('2', $world->terms('2'));   // reused: no second question
+          echo json_encode(['refused' => $refused, 'below' => $below, 'smallest' => $smallest, 'created' => $world->service->created, 'checkouts' => count($world->port->orders['1']['checkouts']), 'asked' => $asked, 'reuseAsked' => $world->service->optionQuestions]);
+        `);
+        expect(result).toEqual({
+          refused: '0.10 EUR',
+          below: true,
+          smallest: '0.50',
+          created: 1,
+          checkouts: 0,
+          asked: 1,
+          reuseAsked: 2,
+        });
+      });
+
       it('a checkout settled at the service pays the order instead of opening another', async () => {
         const result = await run<{ result: string; created: number; state: string }>(`
           $world = new World();

@@ -19,6 +19,7 @@ use CryptoCheckout\WooCommerce\Gateway\StatusController;
 use CryptoCheckout\WooCommerce\Gateway\ThankYou;
 use CryptoCheckout\WooCommerce\Gateway\WebhookController;
 use CryptoCheckout\WooCommerce\Order\OrderQuery;
+use CryptoCheckout\WooCommerce\Order\UnpaidOrderGuard;
 
 /** Wires the plugin into WordPress and WooCommerce. */
 final class Plugin
@@ -56,7 +57,7 @@ final class Plugin
         // Every payment method's order-received page: the Store API may have changed the method since.
         add_action('woocommerce_thankyou', [ThankYou::class, 'render'], 5);
         add_filter('woocommerce_order_data_store_cpt_get_orders_query', [OrderQuery::class, 'legacyQueryArgs'], 10, 2);
-        add_filter('woocommerce_cancel_unpaid_order', [Order\UnpaidOrderGuard::class, 'allowCancel'], 10, 2);
+        add_filter('woocommerce_cancel_unpaid_order', [UnpaidOrderGuard::class, 'allowCancel'], 10, 2);
         add_action(Poller::HOOK, [Poller::class, 'run']);
         add_filter('cron_schedules', [Poller::class, 'cronSchedules']);
         add_action('action_scheduler_init', [Poller::class, 'ensureScheduled']);

@@ -77,7 +77,7 @@ add_filter('pre_http_request', static function ($pre, $args, $url) {
       ).toBe(1);
       expect(shop.wp.log()).toMatch(
         new RegExp(
-          `WARNING Order ${placed.order_id}: no payment option of the service takes 0\\.10 EUR \\([\\d.]+ USD; the smallest rail minimum is 0\\.50 USD\\)`,
+          `WARNING Order ${placed.order_id}: No payment option of the service takes 0\\.10 EUR \\([\\d.]+ USD; the smallest rail minimum is 0\\.50 USD\\)`,
         ),
       );
     });

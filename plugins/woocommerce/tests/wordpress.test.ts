@@ -343,8 +343,7 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
         await shop.wp.json(`echo json_encode(get_option('cryptocheckout_claim_${orderId}', 'none'));`),
       ).toBe('none');
       // The service's own delivery was answered with 2xx.
-      const attempts = (await shop.service.deliveries(code)).flatMap((delivery) => delivery.attempts);
-      expect(attempts.map((attempt) => attempt.http_status)).toContain(200);
+      await shop.waitForDeliveryAnswer(code, 200);
     });
 
     it('shows the paid status on the order-received page and through the status endpoint', async () => {
@@ -470,14 +469,7 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
         count(order.notes, 'changed to "cod" after the checkout was created) is set back to Crypto Checkout'),
       ).toBe(1);
       expect(count(order.notes, `settled (transaction ${code})`)).toBe(1);
-      // The service records the attempt once the shop's answer is in, which may be after the order changed.
-      await expect
-        .poll(async () =>
-          (await shop.service.deliveries(code)).flatMap((delivery) =>
-            delivery.attempts.map((attempt) => attempt.http_status),
-          ),
-        )
-        .toContain(200);
+      await shop.waitForDeliveryAnswer(code, 200);
     }, 60_000);
 
     it('the scheduled poll finds such an order too when its webhook is lost', async () => {

@@ -6,6 +6,7 @@ namespace CryptoCheckout\Client\Kernel;
 
 use CryptoCheckout\Client\Client;
 use CryptoCheckout\Client\Exception\CryptoCheckoutException;
+use CryptoCheckout\Client\Exception\NoRailAvailableException;
 use CryptoCheckout\Client\Money;
 use CryptoCheckout\Client\Support\Text;
 
@@ -49,6 +50,7 @@ final class CheckoutOpener
      *     wallet_address: string, wallet_currency: string, wallet_network: string,
      *     webhook_url?: string, success_url?: string, cancel_url?: string} $terms
      * @return array{result: string, checkout: StoredCheckout|null}
+     * @throws NoRailAvailableException when no rail of the service takes the amount (nothing is created)
      * @throws CryptoCheckoutException when the service cannot be reached or refuses the checkout
      */
     public function open(string $orderId, array $terms): array
@@ -99,7 +101,10 @@ final class CheckoutOpener
                 $request[$url] = $terms[$url];
             }
         }
-        $created = ($this->clientFor)($terms['service_url'])->createCheckout($request);
+        $client = ($this->clientFor)($terms['service_url']);
+        // The service accepts a checkout no rail can pay; refuse it here instead (NoRailAvailableException).
+        RailAvailability::assertPayable($client->getPaymentOptions($terms['fiat_amount'], $terms['fiat_currency']), $terms['fiat_amount'], $terms['fiat_currency']);
+        $created = $client->createCheckout($request);
         $checkout = StoredCheckout::fromCreated($created, $terms, $this->clock->now());
         $this->port->addCheckout($orderId, $checkout);
         $this->port->log('info', sprintf('Checkout %s created for %s %s.', $checkout->transactionCode, $checkout->fiatAmount, $checkout->fiatCurrency), ['order' => $orderId, 'transaction' => $checkout->transactionCode]);

@@ -5,12 +5,14 @@ declare(strict_types=1);
 namespace CryptoCheckout\Client\Kernel;
 
 use CryptoCheckout\Client\Exception\MoneyException;
+use CryptoCheckout\Client\Exception\NoRailAvailableException;
 use CryptoCheckout\Client\Money;
 
 /**
- * Reads the service's GET /payment_options answer (Client::getPaymentOptions) before a checkout is
- * created: an amount below every rail's minimum (or above every maximum) would give the buyer a
- * payment page that offers nothing, so the plugin refuses it at its own checkout instead.
+ * Reads the service's GET /payment_options answer (Client::getPaymentOptions), which CheckoutOpener
+ * asks before it creates a checkout: an amount below every rail's minimum (or above every maximum)
+ * would give the buyer a payment page that offers nothing, so the order is refused at the shop's
+ * own checkout instead.
  *
  *   data.payment_options[] = {slug, kind, min_usd, max_usd, available, …}
  */
@@ -28,6 +30,18 @@ final class RailAvailability
     public static function anyAvailable(array $paymentOptions): bool
     {
         return self::availableSlugs($paymentOptions) !== [];
+    }
+
+    /**
+     * @param array<string, mixed> $paymentOptions the data of GET /payment_options for the amount
+     * @param string $fiatAmount decimal string
+     * @throws NoRailAvailableException when no rail takes the amount
+     */
+    public static function assertPayable(array $paymentOptions, string $fiatAmount, string $fiatCurrency): void
+    {
+        if (!self::anyAvailable($paymentOptions)) {
+            throw new NoRailAvailableException($fiatAmount, $fiatCurrency, self::usd($paymentOptions['amount_in_usd'] ?? null), self::smallestMinimumUsd($paymentOptions));
+        }
     }
 
     /**

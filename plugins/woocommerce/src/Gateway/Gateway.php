@@ -12,6 +12,7 @@ use CryptoCheckout\WooCommerce\Helper\Logger;
 use CryptoCheckout\WooCommerce\Vendor\Client\Exception\ApiException;
 use CryptoCheckout\WooCommerce\Vendor\Client\Exception\CryptoCheckoutException;
 use CryptoCheckout\WooCommerce\Vendor\Client\Exception\NetworkException;
+use CryptoCheckout\WooCommerce\Vendor\Client\Exception\NoRailAvailableException;
 use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\CheckoutOpener;
 use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\SettingsRules;
 use CryptoCheckout\WooCommerce\Vendor\Client\Money;
@@ -369,12 +370,9 @@ class Gateway extends \WC_Payment_Gateway
 
         $returnUrl = $this->get_return_url($order);
         try {
-            // A failed question is treated as a failed create below: the same notice, note and log.
-            $refusal = PaymentOptionsCheck::refusal($order, $config);
-            if ($refusal !== null) {
-                return self::refuseAmount($order, $refusal, $logger);
-            }
             $opened = CheckoutStarter::start($order, $config, $returnUrl, $order->get_cancel_order_url_raw());
+        } catch (NoRailAvailableException $exception) {
+            return self::refuseAmount($order, $exception, $logger);
         } catch (CryptoCheckoutException $exception) {
             $logger->error(sprintf('Order %d: the checkout could not be created: %s', $order->get_id(), self::describe($exception)));
             $order->add_order_note(sprintf(
@@ -436,31 +434,25 @@ class Gateway extends \WC_Payment_Gateway
     }
 
     /**
-     * No rail of the service takes the order's total (GET /payment_options): the buyer is asked to
-     * choose another method here rather than sent to a payment page that offers nothing; the order
-     * stays pending, and the owner reads why in the note and the log.
+     * No rail of the service takes the order's total (the kernel asked GET /payment_options before
+     * creating anything): the buyer is asked to choose another method here rather than sent to a
+     * payment page that offers nothing; the order stays pending, and the owner reads why in the
+     * note and the log.
      *
-     * @param array{total: string, currency: string, amount_usd: string|null, smallest_minimum_usd: string|null, below_minimum: bool} $refusal PaymentOptionsCheck::refusal()
      * @return array{result: string}
      */
-    private static function refuseAmount(\WC_Order $order, array $refusal, Logger $logger): array
+    private static function refuseAmount(\WC_Order $order, NoRailAvailableException $refusal, Logger $logger): array
     {
-        $total = $refusal['total'] . ' ' . $refusal['currency'];
-        $logger->log('warning', sprintf(
-            'Order %d: no payment option of the service takes %s (%s USD; the smallest rail minimum is %s USD); the buyer was asked to choose another payment method.',
-            $order->get_id(),
-            $total,
-            $refusal['amount_usd'] ?? '?',
-            $refusal['smallest_minimum_usd'] ?? '?'
-        ));
+        $total = $refusal->getFiatAmount() . ' ' . $refusal->getFiatCurrency();
+        $logger->log('warning', sprintf('Order %d: %s The buyer was asked to choose another payment method.', $order->get_id(), $refusal->getMessage()));
         $order->add_order_note(sprintf(
             /* translators: 1: order total and currency, 2: smallest amount any payment option takes, in USD */
             __('Crypto Checkout: no payment option takes %1$s (the smallest accepted amount is %2$s USD). The buyer was asked to choose another payment method; the order is still pending.', 'cryptocheckout-for-woocommerce'),
             $total,
-            $refusal['smallest_minimum_usd'] ?? '?'
+            $refusal->getSmallestMinimumUsd() ?? '?'
         ));
         $notice = self::outsideBoundsNotice();
-        if ($refusal['below_minimum']) {
+        if ($refusal->isBelowMinimum()) {
             /* translators: %s: order total and currency, e.g. 0.10 EUR */
             $notice = sprintf(__('This order\'s total is below what crypto payment accepts (%s is too small). Please choose another payment method.', 'cryptocheckout-for-woocommerce'), $total);
         }

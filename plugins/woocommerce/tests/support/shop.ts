@@ -83,6 +83,11 @@ export interface Shop {
   waitForStatus(id: number, status: string): Promise<void>;
   /** Points the service's webhooks at a dead address, as when the shop is unreachable. */
   dropWebhooks(drop: boolean): Promise<void>;
+  /**
+   * Waits until the service has recorded a delivery of the transaction's webhook answered with
+   * `status`: it records the attempt once the shop's answer is in, which may be after the order changed.
+   */
+  waitForDeliveryAnswer(code: string, status: number): Promise<void>;
 }
 
 /** Boots the shop in the calling describe's beforeAll and disposes of it afterwards. */
@@ -171,6 +176,15 @@ export function useShop(options: { php?: '7.4' | '8.3'; workers?: number } = {})
       await expect
         .poll(async () => (await shop.viewOrder(id)).status, { timeout: 15_000, interval: 250 })
         .toBe(status);
+    },
+    async waitForDeliveryAnswer(code, status) {
+      await expect
+        .poll(async () =>
+          (await shop.service.deliveries(code)).flatMap((delivery) =>
+            delivery.attempts.map((attempt) => attempt.http_status),
+          ),
+        )
+        .toContain(status);
     },
     async dropWebhooks(drop) {
       await shop.wp.run(

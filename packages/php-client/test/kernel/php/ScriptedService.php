@@ -7,6 +7,7 @@ namespace CryptoCheckout\KernelTest;
 use CryptoCheckout\Client\Exception\NetworkException;
 use CryptoCheckout\Client\Http\Response;
 use CryptoCheckout\Client\Http\Transport;
+use CryptoCheckout\Client\Money;
 
 /**
  * The service as the kernel sees it through the real Client: GET /transaction answers from a table
@@ -19,6 +20,8 @@ final class ScriptedService implements Transport
     public bool $down = false;
     public int $lookups = 0;
     public int $created = 0;
+    /** GET /payment_options questions (not counted as lookups). */
+    public int $optionQuestions = 0;
     private int $sequence = 0;
     private FakeClock $clock;
 
@@ -47,8 +50,19 @@ final class ScriptedService implements Transport
                 'expires_at' => $this->transactions[$code]['expires_at'],
             ]]);
         }
-        $this->lookups++;
         parse_str((string) parse_url($url, PHP_URL_QUERY), $query);
+        if (strpos($url, '/payment_options') !== false) {
+            // One rail whose minimum is 0.50 USD; amounts priced 1:1.
+            $amount = (string) ($query['fiat_amount'] ?? '0');
+            $this->optionQuestions++;
+            return self::json(200, ['status' => 'success', 'data' => [
+                'fiat_amount' => (float) $amount,
+                'fiat_currency' => (string) ($query['fiat_currency'] ?? ''),
+                'amount_in_usd' => (float) $amount,
+                'payment_options' => [['slug' => 'usdc_polygon', 'name' => 'USDC on Polygon', 'kind' => 'crypto', 'asset' => 'USDC', 'network' => 'POLYGON', 'amount' => $amount, 'amount_usd' => (float) $amount, 'min_usd' => 0.5, 'max_usd' => 100000, 'available' => Money::compare($amount, '0.50') >= 0]],
+            ]]);
+        }
+        $this->lookups++;
         $code = (string) ($query['transaction_code'] ?? '');
         if (!isset($this->transactions[$code])) {
             return self::json(404, ['status' => 'error', 'error' => ['code' => 'not_found', 'message' => 'No such transaction.']]);
