@@ -18,6 +18,7 @@ use CryptoCheckout\\Client\\Kernel\\Claim;
 use CryptoCheckout\\Client\\Kernel\\PollPolicy;
 use CryptoCheckout\\Client\\Kernel\\StoredCheckout;
 use CryptoCheckout\\Client\\Kernel\\BuyerStatus;
+use CryptoCheckout\\Client\\Kernel\\CheckoutLabels;
 use CryptoCheckout\\Client\\Kernel\\SettingsRules;
 use CryptoCheckout\\Client\\Kernel\\StatusWidgetMarkup;
 `;
@@ -647,16 +648,57 @@ describeEachPhp(
       });
 
       it('an unsigned body never completes an order by itself: the lookup decides', async () => {
-        const result = await run<{ status: number; state: string }>(`
+        const result = await run<Record<string, unknown>>(`
           $world = new World();
           $code = $world->placeOrder('1');
           // The body claims the full amount was received; the service says nothing was paid.
           $body = json_decode($world->webhookBody($code), true);
           $body['received_usd'] = 27;
           $handled = $world->webhooks->handle('POST', json_encode($body));
-          echo json_encode(['status' => $handled['reply']->status, 'state' => $world->port->orders['1']['state']]);
+          $forged = ['status' => $handled['reply']->status, 'state' => $world->port->orders['1']['state'], 'verified' => $handled['verified']];
+          $world->pay($code);
+          $genuine = $world->webhooks->handle('POST', $world->webhookBody($code));
+          $replayed = $world->webhooks->handle('POST', $world->webhookBody($code));
+          echo json_encode(['forged' => $forged, 'genuine' => $genuine['verified'], 'replayed' => $replayed['verified']]);
         `);
-        expect(result).toEqual({ status: 200, state: 'awaiting_payment' });
+        // Not even a "last webhook received" time: the service did not confirm what the body said.
+        expect(result).toEqual({
+          forged: { status: 200, state: 'awaiting_payment', verified: false },
+          genuine: true,
+          replayed: true,
+        });
+      });
+    });
+
+    describe('checkout labels', () => {
+      it('tells the merchant what a checkout stands at in words, translated, never in codes', async () => {
+        const result = await run<Record<string, string[]>>(`
+          $world = new World();
+          $code = $world->placeOrder('1');
+          $now = $world->clock->now;
+          $label = static function (World $world, int $now): array {
+              $checkout = $world->port->checkouts('1')[0];
+              return [CheckoutLabels::state($checkout, $now), CheckoutLabels::resolution($checkout, $now), CheckoutLabels::receivedUsd($checkout)];
+          };
+          $out = ['new' => $label($world, $now)];
+          $world->pay($code, '10.00', 'underpaid');
+          $world->runner->run('1', 'return');
+          $out['underpaid'] = $label($world, $now);
+          $out['underpaid_closed'] = $label($world, $now + 4000);
+          $out['underpaid_unwatched'] = $label($world, $now + 40 * 86400);
+          $world->pay($code, '27.00', 'settled');
+          $world->runner->run('1', 'return');
+          $out['paid'] = $label($world, $now);
+          $checkout = $world->port->checkouts('1')[0];
+          $out['translated'] = [CheckoutLabels::state($checkout, $now, static function (string $text, array $parameters): string { return strtoupper($text); })];
+          echo json_encode($out);
+        `);
+        expect(result.new?.slice(0, 2)).toEqual(['Awaiting payment', 'Watched']);
+        expect(result.underpaid).toEqual(['Part paid', 'Order on hold for the rest', '10.00 USD']);
+        expect(result.underpaid_closed?.[0]).toBe('Part paid — window closed');
+        expect(result.underpaid_unwatched?.[1]).toBe('Order on hold; no longer watched');
+        expect(result.paid).toEqual(['Paid', 'Payment booked on the order', '27.00 USD']);
+        expect(result.translated).toEqual(['PAID']);
       });
     });
 

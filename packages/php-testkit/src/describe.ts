@@ -15,7 +15,7 @@ export interface PhpSuiteContext {
 }
 
 /**
- * Declares the suite once per entry of {@link PHP_VERSIONS}. Every test in one suite shares one
+ * Declares the suite once per entry of `options.versions` (default {@link PHP_VERSIONS}). Every test in one suite shares one
  * interpreter, because booting PHP costs far more than running a script; each run is still a fresh
  * request, so scripts do not see each other's classes or globals. Put a file's PHP tests under one
  * call (with nested `describe`s) to boot each version once per file.
@@ -23,9 +23,9 @@ export interface PhpSuiteContext {
 export function describeEachPhp(
   name: string,
   body: (context: PhpSuiteContext) => void,
-  options: CreatePhpOptions = {},
+  options: CreatePhpOptions & { versions?: readonly PhpVersion[] } = {},
 ): void {
-  for (const version of PHP_VERSIONS) {
+  for (const version of options.versions ?? PHP_VERSIONS) {
     describe(`${name} [PHP ${version}]`, () => {
       let sandbox: PhpSandbox | undefined;
       beforeAll(async () => {

@@ -22,6 +22,7 @@ export {
   type PhpSandbox,
   type PhpVersion,
   type PhpWasmInstance,
+  SUPPORTED_PHP_VERSIONS,
 } from './sandbox.js';
 export {
   type SandboxPaymentSize,

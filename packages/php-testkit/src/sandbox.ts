@@ -26,11 +26,17 @@ const { createNodeFsMountHandler, loadNodeRuntime } = phpWasmNode as unknown as 
 };
 const { PHP } = phpWasmUniversal as unknown as { PHP: new (runtimeId: number) => PhpWasmInstance };
 
-/** PHP versions every PHP test runs on: the oldest supported and a current release. */
-export const PHP_VERSIONS = ['7.4', '8.3'] as const;
+/** PHP versions a sandbox can boot. */
+export const SUPPORTED_PHP_VERSIONS = ['7.4', '8.1', '8.3'] as const;
 
-/** One of {@link PHP_VERSIONS}. */
-export type PhpVersion = (typeof PHP_VERSIONS)[number];
+/** One of {@link SUPPORTED_PHP_VERSIONS}. */
+export type PhpVersion = (typeof SUPPORTED_PHP_VERSIONS)[number];
+
+/**
+ * PHP versions every PHP test runs on unless its platform says otherwise: the oldest supported
+ * and a current release.
+ */
+export const PHP_VERSIONS: readonly PhpVersion[] = ['7.4', '8.3'];
 
 /** What one PHP run produced. */
 export interface PhpRunResult {

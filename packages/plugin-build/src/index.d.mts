@@ -8,7 +8,8 @@ export interface FileSize {
 }
 
 /** The time every zip entry carries, so the same sources always give the same bytes. */
-export declare const ZIP_MTIME: Date;
+export declare const ZIP_EPOCH: Date;
+export declare function zipTimeFor(entries: Record<string, Uint8Array>): Date;
 
 /** Bundles each entry point (name → path under `root`) into a self-contained minified `<name>.js` in `outdir`. */
 export declare function bundleScripts(options: {

@@ -2,6 +2,8 @@
 // bundling their browser scripts, copying the PHP client under their own namespace, and writing the
 // installable zip from a staged copy. Every step is told where to write, so tests build into a
 // temporary folder, and reports its progress through a `log` callback.
+
+import { createHash } from 'node:crypto';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -12,8 +14,27 @@ import { copyPhpClient } from '@cryptocheckout/php-client/copy-into-plugin';
 import * as esbuild from 'esbuild';
 import { zipSync } from 'fflate';
 
-/** The time every zip entry carries, so the same sources always give the same bytes. */
-export const ZIP_MTIME = new Date('2026-01-01T00:00:00Z');
+/** The earliest time a zip entry carries (see {@link zipTimeFor}); a year later is still in the past. */
+export const ZIP_EPOCH = new Date('2025-01-01T00:00:00Z');
+
+/**
+ * The modification time every entry of a package carries: ZIP_EPOCH plus up to a year, chosen by
+ * the SHA-256 of the package's names and contents. The same sources always give the same bytes,
+ * and any change gives every file a new time. That matters on the merchant's server: PHP's OPcache
+ * re-reads a file only when its time changed, so a fixed time kept an upgraded module running its
+ * old code wherever the zip was unpacked with its times (unzip, FTP clients) until PHP restarted.
+ * @param {Record<string, Uint8Array>} entries file name => content
+ * @returns {Date} a whole even second (zip times have a two-second resolution)
+ */
+export function zipTimeFor(entries) {
+  const hash = createHash('sha256');
+  for (const name of Object.keys(entries).sort()) {
+    hash.update(name).update('\0').update(entries[name]).update('\0');
+  }
+  const yearInTwoSecondSteps = (365 * 24 * 3600) / 2;
+  const steps = hash.digest().readUInt32BE(0) % yearInTwoSecondSteps;
+  return new Date(ZIP_EPOCH.getTime() + steps * 2000);
+}
 
 // The oldest browsers the shops' own front ends still support.
 const TARGETS = ['es2020', 'chrome90', 'firefox90', 'safari15'];
@@ -101,7 +122,7 @@ export async function listFiles(dir) {
 /**
  * Writes an installable zip from a staged copy: `stage` fills a fresh temporary folder (sources,
  * PHP client, bundles) and every file in it but the `exclude`d ones goes into `outFile`, at
- * ZIP_MTIME. The working copy is never written to, and the staging folder is removed whatever
+ * zipTimeFor() of those files. The working copy is never written to, and the staging folder is removed whatever
  * happens; a failed stage writes no zip.
  * @param {{ outFile: string, stage: (dir: string) => Promise<void>, exclude?: RegExp[], log?: (line: string) => void }} options
  * @returns {Promise<{ file: string, entries: string[], bytes: number }>}
@@ -115,7 +136,7 @@ export async function writePackage({ outFile, stage, exclude = [], log = silent 
     for (const file of await listFiles(dir)) {
       if (!exclude.some((pattern) => pattern.test(file))) entries[file] = await readFile(join(dir, file));
     }
-    const zip = zipSync(entries, { level: 9, mtime: ZIP_MTIME });
+    const zip = zipSync(entries, { level: 9, mtime: zipTimeFor(entries) });
     await mkdir(dirname(outFile), { recursive: true });
     await writeFile(outFile, zip);
     const names = Object.keys(entries);

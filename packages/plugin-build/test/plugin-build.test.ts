@@ -4,9 +4,17 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { strFromU8, unzipSync } from 'fflate';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundleScripts, copyClient, copySources, listFiles, writePackage, ZIP_MTIME } from '../src/index.mjs';
+import {
+  bundleScripts,
+  copyClient,
+  copySources,
+  listFiles,
+  writePackage,
+  ZIP_EPOCH,
+  zipTimeFor,
+} from '../src/index.mjs';
 
 const ENTRY = fileURLToPath(new URL('../src/index.mjs', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'plugin-build-test-'));
@@ -136,7 +144,21 @@ describe('writePackage', () => {
     expect(Object.keys(unzipped)).toEqual(['plugin/main.php', 'plugin/src/A.php']);
     expect(strFromU8(unzipped['plugin/main.php']!)).toBe('<?php echo 1;');
     expect(log).toEqual([`wrote ${first.file} (2 files, ${zip.length} B)`]);
-    expect(ZIP_MTIME.toISOString()).toBe('2026-01-01T00:00:00.000Z');
+  });
+
+  it('stamps every entry with a time that follows the content, so OPcache sees an upgrade', () => {
+    const one = { 'plugin/main.php': strToU8('<?php echo 1;') };
+    const two = { 'plugin/main.php': strToU8('<?php echo 2;') };
+    const time = zipTimeFor(one);
+    expect(zipTimeFor({ ...one })).toEqual(time);
+    expect(zipTimeFor(two)).not.toEqual(time);
+    expect(time.getTime()).toBeGreaterThanOrEqual(ZIP_EPOCH.getTime());
+    expect(time.getTime() - ZIP_EPOCH.getTime()).toBeLessThan(366 * 24 * 3600 * 1000);
+    expect(time.getTime() % 2000).toBe(0);
+    // The time is what the zip's entries carry (fflate writes local time in DOS format at byte 10).
+    const zip = zipSync(one, { mtime: time });
+    const dosTime = new DataView(zip.buffer, zip.byteOffset).getUint16(10, true);
+    expect(dosTime).toBe((time.getHours() << 11) | (time.getMinutes() << 5) | (time.getSeconds() >> 1));
   });
 
   it('removes its staging folder, and writes nothing when the stage step fails', async () => {

@@ -13,11 +13,14 @@
 
 use CryptoCheckout\PrestaShop\CheckoutRepository;
 use CryptoCheckout\PrestaShop\ClientFactory;
+use CryptoCheckout\PrestaShop\OrderNotes;
 use CryptoCheckout\PrestaShop\OrderStates;
 use CryptoCheckout\PrestaShop\PrestaShopOrderPort;
+use CryptoCheckout\PrestaShop\ServiceReachability;
 use CryptoCheckout\PrestaShop\Settings;
 use CryptoCheckout\PrestaShop\Vendor\Client\Exception\CryptoCheckoutException;
 use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\BuyerStatus;
+use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\CheckoutLabels;
 use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\CheckoutOpener;
 use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\OrderState;
 use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\Runner;
@@ -45,17 +48,21 @@ class Cryptocheckout extends PaymentModule
         'actionFrontControllerSetMedia',
     ];
 
+    /** The oldest PHP the module's classes run on (PHP_VERSION_ID). */
+    const MIN_PHP_VERSION_ID = 70400;
+
     /** Front pages that show the payment status widget. */
-    const STATUS_PAGES = ['order-confirmation', 'order-detail'];
+    const STATUS_PAGES = ['order-confirmation', 'order-detail', 'guest-tracking'];
 
     public function __construct()
     {
         $this->name = 'cryptocheckout';
         $this->tab = 'payments_gateways';
-        $this->version = '1.1.0';
+        $this->version = '1.2.0';
         $this->author = 'Crypto Checkout';
         $this->need_instance = 0;
-        $this->ps_versions_compliancy = ['min' => '8.0.0', 'max' => '9.99.99'];
+        // PrestaShop 8.0 and 8.1 only: the module has not been run on PrestaShop 9.
+        $this->ps_versions_compliancy = ['min' => '8.0.0', 'max' => '8.99.99'];
         $this->controllers = ['validation', 'webhook', 'status', 'poll'];
         $this->currencies = true;
         $this->currencies_mode = 'checkbox';
@@ -65,7 +72,7 @@ class Cryptocheckout extends PaymentModule
 
         $this->displayName = $this->trans('Crypto Checkout', [], 'Modules.Cryptocheckout.Admin');
         $this->description = $this->trans('Accept crypto payments, settled to your own wallet.', [], 'Modules.Cryptocheckout.Admin');
-        $this->confirmUninstall = $this->trans('Remove the Crypto Checkout settings?', [], 'Modules.Cryptocheckout.Admin');
+        $this->confirmUninstall = $this->trans('Uninstall Crypto Checkout? Its checkouts and settings are kept for a reinstall unless you switched on "Delete data on uninstall".', [], 'Modules.Cryptocheckout.Admin');
         if ($this->id && $this->active && !Settings::isComplete()) {
             $this->warning = $this->trans('Enter the service URL and your wallet before taking crypto payments.', [], 'Modules.Cryptocheckout.Admin');
         }
@@ -78,6 +85,12 @@ class Cryptocheckout extends PaymentModule
 
     public function install()
     {
+        // PrestaShop 8.1 runs on PHP 7.2 and 7.3 too; the module's classes need 7.4.
+        if (PHP_VERSION_ID < self::MIN_PHP_VERSION_ID) {
+            $this->_errors[] = $this->trans('Crypto Checkout needs PHP 7.4 or later; this server runs PHP %version%.', ['%version%' => PHP_VERSION], 'Modules.Cryptocheckout.Admin');
+
+            return false;
+        }
         if (!parent::install() || !$this->registerHook(self::HOOKS)) {
             return false;
         }
@@ -104,12 +117,19 @@ class Cryptocheckout extends PaymentModule
         });
     }
 
+    /**
+     * Keeps the checkouts, claims and settings unless the merchant switched on "Delete data on
+     * uninstall": orders still open when the module is uninstalled or reset get paid and are
+     * found again after a reinstall. The order states are retired (hidden) either way.
+     */
     public function uninstall()
     {
         OrderStates::uninstall();
-        (new CheckoutRepository())->uninstall();
-        foreach (Settings::ALL_KEYS as $key) {
-            Configuration::deleteByName($key);
+        if (Settings::get(Settings::DELETE_DATA_ON_UNINSTALL) === '1') {
+            (new CheckoutRepository())->uninstall();
+            foreach (Settings::ALL_KEYS as $key) {
+                Configuration::deleteByName($key);
+            }
         }
 
         return parent::uninstall();
@@ -139,7 +159,7 @@ class Cryptocheckout extends PaymentModule
                 foreach ($result['values'] as $key => $value) {
                     Configuration::updateValue($key, $value);
                 }
-                $output .= $this->displayConfirmation($this->trans('Settings updated.', [], 'Modules.Cryptocheckout.Admin'));
+                $output .= $this->savedMessage($result['values'][Settings::SERVICE_URL]);
             }
         }
         if (isset($this->context->controller) && method_exists($this->context->controller, 'addJS')) {
@@ -147,6 +167,26 @@ class Cryptocheckout extends PaymentModule
         }
 
         return $output . $this->renderForm($values) . $this->renderStatusPanel();
+    }
+
+    /**
+     * What the merchant reads after a save: the service is asked at once, and when it does not
+     * answer the settings are kept but the page says so, with the reason, and that buyers do not
+     * see the payment option until it answers.
+     */
+    private function savedMessage($serviceUrl)
+    {
+        $domain = 'Modules.Cryptocheckout.Admin';
+        $check = ServiceReachability::check($serviceUrl, $this->translator($domain));
+        if ($check['reachable']) {
+            return $this->displayConfirmation($this->trans('Settings updated. The service at %url% answers.', ['%url%' => $serviceUrl], $domain));
+        }
+
+        return $this->displayWarning($this->trans(
+            'Settings saved, but the service at %url% cannot be reached: %problem% Buyers are not offered crypto payment until it answers.',
+            ['%url%' => $serviceUrl, '%problem%' => $check['message']],
+            $domain
+        ));
     }
 
     private function isAdminTokenValid()
@@ -210,6 +250,17 @@ class Cryptocheckout extends PaymentModule
                     ],
                     [
                         'type' => 'switch',
+                        'label' => $this->trans('Delete data on uninstall', [], $domain),
+                        'name' => Settings::DELETE_DATA_ON_UNINSTALL,
+                        'is_bool' => true,
+                        'desc' => $this->trans('Off (recommended): uninstalling or resetting the module keeps every checkout, so orders paid meanwhile are still found after a reinstall. On: uninstalling deletes the checkouts and settings.', [], $domain),
+                        'values' => [
+                            ['id' => 'cryptocheckout_delete_data_on', 'value' => '1', 'label' => $this->trans('Yes', [], 'Admin.Global')],
+                            ['id' => 'cryptocheckout_delete_data_off', 'value' => '0', 'label' => $this->trans('No', [], 'Admin.Global')],
+                        ],
+                    ],
+                    [
+                        'type' => 'switch',
                         'label' => $this->trans('Debug logging', [], $domain),
                         'name' => Settings::DEBUG,
                         'is_bool' => true,
@@ -251,14 +302,14 @@ class Cryptocheckout extends PaymentModule
     private function renderStatusPanel()
     {
         $reachable = false;
-        $problem = '';
-        if (Settings::get(Settings::SERVICE_URL) !== '') {
-            try {
-                ClientFactory::configured()->getPaymentOptions('10.00', 'USD');
-                $reachable = true;
-            } catch (CryptoCheckoutException $exception) {
-                $problem = $exception->getMessage();
+        $serviceUrl = Settings::get(Settings::SERVICE_URL);
+        if ($serviceUrl !== '') {
+            $check = ServiceReachability::last($serviceUrl);
+            if ($check === null || time() - (int) $check['checked_at'] >= ServiceReachability::FRESH_SECONDS) {
+                $check = ServiceReachability::check($serviceUrl, $this->translator('Modules.Cryptocheckout.Admin'));
             }
+            $reachable = (bool) $check['reachable'];
+            $problem = $check['message'];
         } else {
             $problem = $this->trans('No service URL saved yet.', [], 'Modules.Cryptocheckout.Admin');
         }
@@ -293,9 +344,12 @@ class Cryptocheckout extends PaymentModule
 
     /**
      * The option is offered only when the module is set up, the shop allows the cart's currency
-     * for this module (Payment > Preferences) and the service accepts that currency.
+     * for this module (Payment > Preferences), the service accepts that currency and the service
+     * answers (ServiceReachability: asked at most once a minute). The validation controller
+     * passes $askService = false: it asks the service itself right after, and when that fails
+     * the order is kept with a retry link rather than lost.
      */
-    public function isCartPayable($cart)
+    public function isCartPayable($cart, $askService = true)
     {
         if (!Settings::isComplete() || !Validate::isLoadedObject($cart)) {
             return false;
@@ -306,7 +360,7 @@ class Cryptocheckout extends PaymentModule
         }
         foreach ((array) $this->getCurrency((int) $cart->id_currency) as $allowed) {
             if ((int) $allowed['id_currency'] === (int) $currency->id) {
-                return true;
+                return !$askService || ServiceReachability::isReachable(Settings::get(Settings::SERVICE_URL), $this->translator('Modules.Cryptocheckout.Admin'), time());
             }
         }
 
@@ -424,7 +478,8 @@ class Cryptocheckout extends PaymentModule
         $status = $this->buyerStatus($order);
         $statusUrl = $this->context->link->getModuleLink($this->name, 'status', ['id_order' => (int) $order->id, 'key' => $order->secure_key], true);
         $html = StatusWidgetMarkup::render($status, $statusUrl, $this->translator('Modules.Cryptocheckout.Shop'));
-        if ($status['checkout_url'] === null && in_array($status['state'], OrderState::OPEN, true)) {
+        // Only an unpaid order gets a new payment; a part-paid one is settled with the shop (BuyerStatus says so).
+        if ($status['checkout_url'] === null && $status['state'] === OrderState::AWAITING_PAYMENT) {
             $this->context->smarty->assign(['cryptocheckout_retry_url' => $this->getRetryUrl($order)]);
             $html .= $this->fetch('module:cryptocheckout/views/templates/hook/retry.tpl');
         }
@@ -439,6 +494,8 @@ class Cryptocheckout extends PaymentModule
         if (!Validate::isLoadedObject($order) || $order->module !== $this->name) {
             return '';
         }
+        $translate = $this->translator('Modules.Cryptocheckout.Admin');
+        $now = time();
         $checkouts = [];
         foreach ($this->createOrderPort()->checkouts((string) $idOrder) as $checkout) {
             $checkouts[] = [
@@ -447,18 +504,14 @@ class Cryptocheckout extends PaymentModule
                 'amount' => $checkout->fiatAmount . ' ' . $checkout->fiatCurrency,
                 'wallet' => $checkout->walletAddress . ' (' . $checkout->walletCurrency . ', ' . $checkout->walletNetwork . ')',
                 'created' => self::dateTime($checkout->createdAt),
-                'status' => (string) $checkout->lastStatus,
-                'received_usd' => (string) $checkout->receivedUsd,
+                'expires' => self::dateTime($checkout->expiresAt),
+                'state' => CheckoutLabels::state($checkout, $now, $translate),
+                'received' => CheckoutLabels::receivedUsd($checkout),
                 'checked' => self::dateTime($checkout->checkedAt),
-                'resolution' => (string) $checkout->resolution,
+                'resolution' => CheckoutLabels::resolution($checkout, $now, $translate),
             ];
         }
-        $notes = [];
-        foreach (Message::getMessagesByOrderId($idOrder, true) as $message) {
-            if (strpos((string) $message['message'], 'Crypto Checkout:') === 0) {
-                $notes[] = ['date' => (string) $message['date_add'], 'text' => (string) $message['message']];
-            }
-        }
+        $notes = OrderNotes::of($idOrder);
         $this->context->smarty->assign([
             'cryptocheckout_checkouts' => $checkouts,
             'cryptocheckout_notes' => $notes,

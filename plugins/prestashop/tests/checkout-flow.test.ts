@@ -1,12 +1,17 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  PHP_VERSIONS,
   phpString,
   type SandboxService,
   startSandboxService,
   type WebhookDelivery,
 } from '../../../packages/php-testkit/src/index.js';
-import { installAndConfigure, type ModuleCopy, prepareModule, ShopBridge } from './harness/harness.js';
+import {
+  installAndConfigure,
+  type ModuleCopy,
+  PRESTASHOP_PHP_VERSIONS,
+  prepareModule,
+  ShopBridge,
+} from './harness/harness.js';
 
 // The whole payment journey against the real reference server: the buyer places the order
 // through the validation controller, the server really POSTs its webhook to the module's webhook
@@ -46,7 +51,12 @@ interface OrderView {
   state_name: string;
   history: number[];
   payments: Array<{ amount: string; transaction_id: string; payment_method: string }>;
+  /** What the 8.1 back office order page lists under "Messages", oldest first. */
   messages: string[];
+  /** What the buyer's order page shows (public messages only). */
+  public_messages: string[];
+  /** The old Message table, which the 8.1 order page does not show. */
+  legacy_messages: string[];
   /** Every checkout of the order, newest first. */
   checkouts: StoredCheckout[];
   claim: string | null;
@@ -58,6 +68,7 @@ interface PollAnswer {
   status: string;
   data: {
     checked: number;
+    cancelled_without_checkout: number[];
     results: Array<{ result: string; transaction_code: string; action: string | null }>;
   };
 }
@@ -89,7 +100,7 @@ async function transactionStatus(code: string): Promise<string> {
   return (await service.transaction(code)).status;
 }
 
-for (const version of PHP_VERSIONS) {
+for (const version of PRESTASHOP_PHP_VERSIONS) {
   describe(`PrestaShop checkout flow [PHP ${version}]`, () => {
     const bridge = new ShopBridge(version, copy.mounts, `flow-${version}.sqlite`, 2);
 
@@ -119,7 +130,9 @@ echo json_encode([
     'state_name' => $state->name,
     'history' => HarnessShop::stateHistory($order->id),
     'payments' => $payments,
-    'messages' => array_column(Message::getMessagesByOrderId($order->id, true), 'message'),
+    'messages' => array_reverse(array_column(HarnessShop::orderPageMessages($order->id), 'message')),
+    'public_messages' => array_column(CustomerMessage::getMessagesByOrderId($order->id, false), 'message'),
+    'legacy_messages' => array_column(Message::getMessagesByOrderId($order->id, true), 'message'),
     'checkouts' => array_map(function ($checkout) { return $checkout->toArray(); }, (new CryptoCheckout\\PrestaShop\\CheckoutRepository())->checkouts((int) $order->id)),
     'claim' => (new CryptoCheckout\\PrestaShop\\CheckoutRepository())->readClaim((int) $order->id),
     'states' => [
@@ -383,6 +396,7 @@ echo 'true';`);
 
     it('ignores a forged webhook: the lookup says the transaction is still pending', async () => {
       const { idOrder, code } = await placePaidLaterOrder('19.99');
+      await config('CRYPTOCHECKOUT_LAST_WEBHOOK', '2026-01-01 00:00:00');
       const forged = {
         event: 'transaction.settled',
         transaction_code: code,
@@ -406,6 +420,10 @@ echo 'true';`);
       expect(order.current_state).toBe(order.states.awaiting);
       expect(order.payments).toEqual([]);
       expect(order.checkouts[0]?.last_status).toBe('pending');
+      // Only verified events count as "last webhook received".
+      expect(
+        await bridge.runJson(`echo json_encode(Configuration::get('CRYPTOCHECKOUT_LAST_WEBHOOK'));`),
+      ).toBe('2026-01-01 00:00:00');
 
       const unknown = await bridge.request('/module/cryptocheckout/webhook', {
         method: 'POST',
@@ -614,6 +632,32 @@ echo 'true';`);
       expect(held.messages.at(-1)).toMatch(
         /^Crypto Checkout: received [\d.]+ USD of [\d.]+ USD; [\d.]+ USD is still due\./,
       );
+      // The note is where PrestaShop 8.1's order page lists messages, private to the shop.
+      expect(held.legacy_messages).toEqual([]);
+      expect(held.public_messages).toEqual([]);
+
+      // The merchant's panel says it in words, with the amount received.
+      const panel = String(
+        await bridge.runJson(
+          `HarnessShop::actAsEmployee(); echo json_encode(Hook::exec('displayAdminOrderMainBottom', ['id_order' => ${idOrder}]));`,
+        ),
+      );
+      expect(panel).toMatch(/data-cryptocheckout-state>Part paid</);
+      expect(panel).toMatch(/data-cryptocheckout-received>\d+\.\d{2} USD</);
+      expect(panel).toContain('Order on hold for the rest');
+      expect(panel).not.toMatch(/>\s*(underpaid|hold_underpaid)\b/);
+
+      // The buyer is offered the same payment page to pay the rest, on the guest tracking page too
+      // (whose status box refreshes itself).
+      const guest = await bridge.request(
+        `/index.php?controller=guest-tracking&order_reference=${held.reference}&email=ada%40example.com`,
+      );
+      expect(guest.status).toBe(200);
+      expect(guest.body).toContain('data-state="underpaid"');
+      expect(guest.body).toContain('Part of the payment has arrived. Pay the rest on the payment page.');
+      expect(guest.body).toContain(`href="${service.url}/pay/${code}"`);
+      expect(guest.body).toContain('scripts: modules-cryptocheckout-front');
+      expect(guest.body).not.toContain('data-cryptocheckout-retry');
 
       // Polling again leaves it alone.
       await ageLastCheck(idOrder, 120);
@@ -649,6 +693,50 @@ echo 'true';`);
       const order = await view(idOrder);
       expect(order.current_state).toBe(order.states.underpaid);
       expect(order.checkouts[0]?.resolution).toBeNull();
+
+      // The merchant's panel says the window closed and how much came; the buyer is told the shop
+      // will be in touch, and is not offered a new payment for the whole amount.
+      const panel = String(
+        await bridge.runJson(
+          `HarnessShop::actAsEmployee(); echo json_encode(Hook::exec('displayAdminOrderMainBottom', ['id_order' => ${idOrder}]));`,
+        ),
+      );
+      expect(panel).toMatch(/data-cryptocheckout-state>Part paid — window closed</);
+      expect(panel).toContain('Order on hold; no longer watched');
+      const page = await confirmationPage(idOrder);
+      expect(page.body).toContain('The shop will contact you about the rest.');
+      expect(page.body).not.toContain('data-cryptocheckout-retry');
+      expect(page.body).not.toContain('/pay/');
+    });
+
+    it('cancels an order that never got a checkout a day after it was placed', async () => {
+      await config('CRYPTOCHECKOUT_SERVICE_URL', 'http://127.0.0.1:9');
+      const stale = await placeOrder('16.00');
+      const recent = await placeOrder('17.00');
+      await config('CRYPTOCHECKOUT_SERVICE_URL', service.url);
+      expect((await view(stale.idOrder)).checkouts).toEqual([]);
+      await bridge.runJson(
+        `Db::getInstance()->execute("UPDATE ps_orders SET date_add = '" . date('Y-m-d H:i:s', time() - 86400 - 60) . "' WHERE id_order = ${stale.idOrder}"); echo 'true';`,
+      );
+
+      const polled = await poll();
+      expect(polled.data.cancelled_without_checkout).toEqual([stale.idOrder]);
+      const cancelled = await view(stale.idOrder);
+      expect(cancelled.current_state).toBe(cancelled.states.canceled);
+      expect(cancelled.messages.at(-1)).toContain('no checkout was ever created for this order');
+      expect(cancelled.claim).toBeNull();
+      // Placed less than a day ago: the buyer may still use the retry link.
+      const waiting = await view(recent.idOrder);
+      expect(waiting.current_state).toBe(waiting.states.awaiting);
+
+      // The retry link of the cancelled order creates nothing and shows where the order stands.
+      const retried = await bridge.request(
+        `/module/cryptocheckout/validation?id_order=${stale.idOrder}&key=${encodeURIComponent(String(await bridge.runJson(`echo json_encode((new Order(${stale.idOrder}))->secure_key);`)))}`,
+      );
+      expect(retried.status).toBe(302);
+      expect(retried.headers.location).toContain('controller=order-confirmation');
+      expect((await view(stale.idOrder)).checkouts).toEqual([]);
+      expect((await poll()).data.cancelled_without_checkout).toEqual([]);
     });
 
     it('keeps the order and offers a retry when the service is down at checkout', async () => {
@@ -798,7 +886,11 @@ echo 'true';`);
       );
       expect(panel).toContain('data-cryptocheckout-notes');
       expect(panel).toContain('after the order was cancelled. Review it before fulfilling or refunding.');
-      expect(panel).toContain('Handed to you (see the notes)');
+      // Labels and amounts, not the service's or the kernel's codes.
+      expect(panel).toContain('Late payment — review');
+      expect(panel).toContain('Handed to you for review');
+      expect(panel).toMatch(/data-cryptocheckout-received>\d+\.\d{2} USD</);
+      expect(panel).not.toMatch(/>\s*(settled|expired|late_payment_review|hold_late_payment|flagged)\b/);
     });
 
     it('treats an order the merchant cancelled by hand like a cancelled one', async () => {

@@ -19,7 +19,7 @@ afterEach(() => {
 
 function settingsForm(network = 'POLYGON', asset = 'USDC', address = ''): HTMLFormElement {
   document.body.innerHTML = `
-    <form id="module_form">
+    <form id="module_form" class="defaultForm form-horizontal" method="post" novalidate>
       <select name="CRYPTOCHECKOUT_NETWORK">
         <option value="POLYGON">Polygon</option><option value="TRON">TRON</option><option value="BITCOIN">Bitcoin</option>
       </select>
@@ -64,6 +64,27 @@ describe('settings form', () => {
     network.dispatchEvent(new Event('change'));
     expect(problem.hidden).toBe(true);
     expect(wallet.validationMessage).toBe('');
+  });
+
+  it('stops the submit of the novalidate form while the wallet is wrong, and lets a valid one through', () => {
+    // PrestaShop 8.1's HelperForm renders the form with `novalidate`: the browser never blocks it.
+    const form = settingsForm('POLYGON', 'USDC', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t');
+    expect(form.noValidate).toBe(true);
+    attachSettingsForm(document);
+    const wallet = field<HTMLInputElement>('CRYPTOCHECKOUT_WALLET_ADDRESS');
+    const submit = () => {
+      const event = new Event('submit', { bubbles: true, cancelable: true });
+      form.dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    expect(submit()).toBe(true);
+    expect(document.activeElement).toBe(wallet);
+    expect(document.querySelector<HTMLElement>('.cryptocheckout-wallet-problem')!.hidden).toBe(false);
+
+    wallet.value = WALLET;
+    expect(submit()).toBe(false);
+    wallet.value = '';
+    expect(submit()).toBe(false);
   });
 
   it('limits the assets to what the network settles, switching to one it offers', () => {

@@ -1,11 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  closedLoopbackUrl,
   describeEachPhp,
   phpString,
   type SandboxService,
   startSandboxService,
 } from '../../../packages/php-testkit/src/index.js';
-import { installAndConfigure, type ModuleCopy, prelude, prepareModule, WALLET } from './harness/harness.js';
+import {
+  installAndConfigure,
+  type ModuleCopy,
+  PRESTASHOP_PHP_VERSIONS,
+  prelude,
+  prepareModule,
+  WALLET,
+} from './harness/harness.js';
 
 // The module inside the PrestaShop 8.1.2 harness, in-process: install and uninstall, the back
 // office form (save, validation errors, token), the status panel, payment option visibility and
@@ -47,18 +55,38 @@ foreach (['CRYPTOCHECKOUT_OS_AWAITING', 'CRYPTOCHECKOUT_OS_UNDERPAID', 'CRYPTOCH
     $states[$key] = ['name' => $state->name, 'module' => $state->module_name, 'paid' => (int) $state->paid, 'logable' => (int) $state->logable];
 }
 $first = array_map(function ($key) { return (int) Configuration::get($key); }, ['CRYPTOCHECKOUT_OS_AWAITING', 'CRYPTOCHECKOUT_OS_UNDERPAID', 'CRYPTOCHECKOUT_OS_REVIEW']);
+// An open order's checkout, which must outlive an uninstall (or a "Reset") by default.
+(new CryptoCheckout\\PrestaShop\\CheckoutRepository())->add(7, CryptoCheckout\\PrestaShop\\Vendor\\Client\\Kernel\\StoredCheckout::fromArray([
+    'transaction_code' => '3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f', 'checkout_url' => 'https://pay.example/pay/3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f',
+    'service_url' => 'https://pay.example', 'fiat_amount' => '25.00', 'fiat_currency' => 'EUR', 'wallet_address' => '0xabc',
+    'wallet_currency' => 'USDC', 'wallet_network' => 'POLYGON', 'created_at' => time(),
+]));
+Configuration::updateValue('CRYPTOCHECKOUT_SERVICE_URL', 'https://pay.example');
+$token = (string) Configuration::get('CRYPTOCHECKOUT_POLL_TOKEN');
 // Reinstalling after an uninstall takes the same states back instead of adding new ones.
 $module->uninstall();
-$afterUninstall = Db::getInstance()->getValue("SELECT COUNT(*) FROM ps_configuration WHERE name LIKE 'CRYPTOCHECKOUT_%'");
-$tableGone = !Db::getInstance()->getValue("SELECT 1 FROM sqlite_master WHERE name IN ('ps_cryptocheckout_checkout', 'ps_cryptocheckout_claim')");
+$afterUninstall = (int) Db::getInstance()->getValue("SELECT COUNT(*) FROM ps_configuration WHERE name LIKE 'CRYPTOCHECKOUT_%'");
+$keptCheckout = (new CryptoCheckout\\PrestaShop\\CheckoutRepository())->findOrder('3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f');
 $module = Module::getInstanceByName('cryptocheckout');
 $reinstalled = $module->install();
 $second = array_map(function ($key) { return (int) Configuration::get($key); }, ['CRYPTOCHECKOUT_OS_AWAITING', 'CRYPTOCHECKOUT_OS_UNDERPAID', 'CRYPTOCHECKOUT_OS_REVIEW']);
 $moduleStates = (int) Db::getInstance()->getValue("SELECT COUNT(*) FROM ps_order_state WHERE module_name = 'cryptocheckout'");
+$kept = [
+    'checkout' => $keptCheckout,
+    'service_url' => Configuration::get('CRYPTOCHECKOUT_SERVICE_URL'),
+    'same_token' => Configuration::get('CRYPTOCHECKOUT_POLL_TOKEN') === $token,
+];
+// With "Delete data on uninstall" switched on, everything goes.
+Configuration::updateValue('CRYPTOCHECKOUT_DELETE_DATA_ON_UNINSTALL', '1');
+$module->uninstall();
+$afterDelete = (int) Db::getInstance()->getValue("SELECT COUNT(*) FROM ps_configuration WHERE name LIKE 'CRYPTOCHECKOUT_%'");
+$tableGone = !Db::getInstance()->getValue("SELECT 1 FROM sqlite_master WHERE name IN ('ps_cryptocheckout_checkout', 'ps_cryptocheckout_claim')");
+$module = Module::getInstanceByName('cryptocheckout');
+$module->install();
 $tablesBack = (int) Db::getInstance()->getValue("SELECT COUNT(*) FROM sqlite_master WHERE name IN ('ps_cryptocheckout_checkout', 'ps_cryptocheckout_claim')");
 echo json_encode([
     'installed' => $installed, 'hooks' => $hooks, 'states' => $states, 'first' => $first, 'second' => $second,
-    'moduleStates' => $moduleStates, 'afterUninstall' => (int) $afterUninstall, 'tableGone' => $tableGone, 'reinstalled' => $reinstalled, 'tablesBack' => $tablesBack,
+    'moduleStates' => $moduleStates, 'afterUninstall' => $afterUninstall, 'kept' => $kept, 'afterDelete' => $afterDelete, 'tableGone' => $tableGone, 'reinstalled' => $reinstalled, 'tablesBack' => $tablesBack,
     'token' => strlen((string) Configuration::get('CRYPTOCHECKOUT_POLL_TOKEN')),
     'version' => $module->version, 'tab' => $module->tab, 'controllers' => $module->controllers,
     'compliancy' => $module->ps_versions_compliancy, 'currencies' => count(Currency::checkPaymentCurrencies($module->id)),
@@ -91,7 +119,11 @@ echo json_encode([
             logable: 0,
           },
         });
-        expect(result.afterUninstall).toBe(0);
+        // Uninstalling keeps the checkouts and settings (the order states are only retired)…
+        expect(result.afterUninstall).toBeGreaterThan(5);
+        expect(result.kept).toEqual({ checkout: 7, service_url: 'https://pay.example', same_token: true });
+        // …unless the merchant asked for the data to be deleted.
+        expect(result.afterDelete).toBe(0);
         expect(result.tableGone).toBe(true);
         expect(result.reinstalled).toBe(true);
         expect(result.tablesBack).toBe(2);
@@ -99,10 +131,10 @@ echo json_encode([
         expect(result.moduleStates).toBe(3);
         expect(result.token).toBe(48);
         expect(result).toMatchObject({
-          version: '1.1.0',
+          version: '1.2.0',
           tab: 'payments_gateways',
           controllers: ['validation', 'webhook', 'status', 'poll'],
-          compliancy: { min: '8.0.0', max: '9.99.99' },
+          compliancy: { min: '8.0.0', max: '8.99.99' },
         });
         expect(result.currencies).toBeGreaterThan(0);
       });
@@ -227,20 +259,21 @@ foreach (['CRYPTOCHECKOUT_SERVICE_URL', 'CRYPTOCHECKOUT_WALLET_ADDRESS', 'CRYPTO
 }
 echo json_encode(['html' => $html, 'saved' => $saved, 'js' => Context::getContext()->controller->js_files]);`);
 
-      const valid = {
-        CRYPTOCHECKOUT_SERVICE_URL: 'https://pay.example.com/',
+      /** Valid settings; a function because the service's address is known only once it started. */
+      const valid = () => ({
+        CRYPTOCHECKOUT_SERVICE_URL: `${service.url}/`,
         CRYPTOCHECKOUT_WALLET_ADDRESS: ` ${WALLET.toLowerCase()} `,
         CRYPTOCHECKOUT_ASSET: 'USDT',
         CRYPTOCHECKOUT_NETWORK: 'POLYGON',
         CRYPTOCHECKOUT_DISPLAY_MODE: 'embedded',
         CRYPTOCHECKOUT_DEBUG: '1',
-      };
+      });
 
       it('saves valid settings, normalised (trailing slash, checksummed wallet)', async () => {
-        const result = await submit(valid);
-        expect(result.html).toContain('Settings updated.');
+        const result = await submit(valid());
+        expect(result.html).toContain(`Settings updated. The service at ${service.url} answers.`);
         expect(result.saved).toEqual({
-          CRYPTOCHECKOUT_SERVICE_URL: 'https://pay.example.com',
+          CRYPTOCHECKOUT_SERVICE_URL: service.url,
           CRYPTOCHECKOUT_WALLET_ADDRESS: WALLET,
           CRYPTOCHECKOUT_ASSET: 'USDT',
           CRYPTOCHECKOUT_NETWORK: 'POLYGON',
@@ -279,19 +312,40 @@ echo json_encode(['html' => $html, 'saved' => $saved, 'js' => Context::getContex
 
       it('stores the service URL the way the kernel reads it (no trailing /api), dropping pasted blanks', async () => {
         const result = await submit({
-          ...valid,
-          CRYPTOCHECKOUT_SERVICE_URL: '\u00a0https://pay.example.com/shop/api/ ',
+          ...valid(),
+          CRYPTOCHECKOUT_SERVICE_URL: `\u00a0${service.url}/shop/api/ `,
           CRYPTOCHECKOUT_WALLET_ADDRESS: `\u200b${WALLET}\u00a0`,
         });
-        expect(result.html).toContain('Settings updated.');
         expect(result.saved).toMatchObject({
-          CRYPTOCHECKOUT_SERVICE_URL: 'https://pay.example.com/shop',
+          CRYPTOCHECKOUT_SERVICE_URL: `${service.url}/shop`,
           CRYPTOCHECKOUT_WALLET_ADDRESS: WALLET,
         });
       });
 
+      it('saves a service URL that does not answer, but says so loudly and hides the payment option', async () => {
+        const closed = await closedLoopbackUrl();
+        const result = await run(`
+${installAndConfigure(service.url)}
+HarnessShop::actAsEmployee();
+$_POST = json_decode(${phpString(JSON.stringify({ submitCryptocheckout: '1', ...valid(), CRYPTOCHECKOUT_SERVICE_URL: closed }))}, true);
+$_POST['token'] = Tools::getAdminTokenLite('AdminModules');
+$html = Module::getInstanceByName('cryptocheckout')->getContent();
+$cart = HarnessShop::createCart('25.00', 'EUR');
+HarnessShop::actAsBuyer($cart['id_cart']);
+$offered = count(Hook::exec('paymentOptions', ['cart' => Context::getContext()->cart], null, true)['cryptocheckout'] ?? []);
+echo json_encode(['html' => $html, 'saved' => Configuration::get('CRYPTOCHECKOUT_SERVICE_URL'), 'offered' => $offered]);`);
+        const html = String(result.html);
+        expect(result.saved).toBe(closed);
+        expect(html).not.toContain('Settings updated.');
+        expect(html).toContain('alert-warning');
+        expect(html).toContain(`Settings saved, but the service at ${closed} cannot be reached:`);
+        expect(html).toContain('Buyers are not offered crypto payment until it answers.');
+        expect(html).toContain('data-cryptocheckout-reachable="no"');
+        expect(result.offered).toBe(0);
+      });
+
       it('names an unknown network', async () => {
-        const result = await submit({ ...valid, CRYPTOCHECKOUT_NETWORK: 'DOGE' });
+        const result = await submit({ ...valid(), CRYPTOCHECKOUT_NETWORK: 'DOGE' });
         expect(String(result.html)).toContain(
           'Network: choose one of POLYGON, ETHEREUM, BASE, ARBITRUM, BSC, TRON, SOLANA, BITCOIN.',
         );
@@ -299,14 +353,14 @@ echo json_encode(['html' => $html, 'saved' => $saved, 'js' => Context::getContex
 
       it('escapes what the merchant typed when showing it again', async () => {
         const result = await submit({
-          ...valid,
+          ...valid(),
           CRYPTOCHECKOUT_SERVICE_URL: 'https://x.example/"><script>alert(1)</script>',
         });
         expect(String(result.html)).not.toContain('<script>alert(1)</script>');
       });
 
       it('refuses a submission without the back office token', async () => {
-        const result = await submit(valid, 'forged');
+        const result = await submit(valid(), 'forged');
         expect(String(result.html)).toContain('Invalid security token');
         expect(result.saved).toMatchObject({
           CRYPTOCHECKOUT_SERVICE_URL: service.url,
@@ -375,6 +429,27 @@ echo json_encode(array_map(function ($option) { return $option->toArray(); }, $o
 
       it('is hidden for a currency the service does not accept', async () => {
         expect(await options('', 'XOF')).toEqual([]);
+      });
+
+      it('is hidden while the service does not answer, asking again once the last answer is a minute old', async () => {
+        const result = await run(`
+${installAndConfigure(service.url)}
+$cart = HarnessShop::createCart('25.00', 'EUR');
+HarnessShop::actAsBuyer($cart['id_cart']);
+$offered = function () { return count(Hook::exec('paymentOptions', ['cart' => Context::getContext()->cart], null, true)['cryptocheckout'] ?? []); };
+$check = function (array $changes) {
+    $last = json_decode((string) Configuration::get('CRYPTOCHECKOUT_SERVICE_CHECK'), true);
+    Configuration::updateValue('CRYPTOCHECKOUT_SERVICE_CHECK', json_encode(array_merge($last, $changes)));
+};
+$first = $offered();
+// The service stopped answering a moment ago: hidden without asking again.
+$check(['reachable' => false, 'checked_at' => time() - 10]);
+$whileDown = $offered();
+// A minute later the module asks again, and the service answers.
+$check(['checked_at' => time() - 61]);
+$later = $offered();
+echo json_encode([$first, $whileDown, $later, json_decode((string) Configuration::get('CRYPTOCHECKOUT_SERVICE_CHECK'), true)['reachable']]);`);
+        expect(result).toEqual([1, 0, 1, true]);
       });
     });
 
@@ -516,7 +591,10 @@ echo json_encode(['answers' => $answers, 'lastWebhook' => Configuration::get('CR
             expect(body, label).toEqual({ status: 'success', data: { result: 'ignored' } });
           } else if (answer.controller === 'poll') {
             expect(answer.status, label).toBe(200);
-            expect(body, label).toEqual({ status: 'success', data: { checked: 0, results: [] } });
+            expect(body, label).toEqual({
+              status: 'success',
+              data: { checked: 0, cancelled_without_checkout: [], results: [] },
+            });
           } else {
             expect(answer.status, label).toBe(404);
             expect(body, label).toMatchObject({
@@ -530,5 +608,5 @@ echo json_encode(['answers' => $answers, 'lastWebhook' => Configuration::get('CR
       });
     });
   },
-  { mounts: copy.mounts },
+  { mounts: copy.mounts, versions: PRESTASHOP_PHP_VERSIONS },
 );

@@ -53,6 +53,8 @@ describe('cryptocheckout.zip', () => {
       'cryptocheckout/views/templates/hook/retry.tpl',
       'cryptocheckout/views/templates/admin/status.tpl',
       'cryptocheckout/views/templates/front/embedded.tpl',
+      'cryptocheckout/translations/fr-FR/ModulesCryptocheckoutAdmin.fr-FR.xlf',
+      'cryptocheckout/translations/de-DE/ModulesCryptocheckoutShop.de-DE.xlf',
       'cryptocheckout/views/js/admin.js',
       'cryptocheckout/views/js/front.js',
       'cryptocheckout/vendor/cryptocheckout-client/autoload.php',

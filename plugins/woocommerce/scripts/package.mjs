@@ -11,15 +11,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { zipTimeFor } from '@cryptocheckout/plugin-build';
 import { zipSync } from 'fflate';
 import { PLUGIN_DIR, SLUG, stagePlugin } from './build.mjs';
 
 export { SLUG };
 export const ZIP_NAME = `${SLUG}.zip`;
 export const ZIP_PATH = join(PLUGIN_DIR, 'dist', ZIP_NAME);
-
-/** The time every zip entry carries, so the same sources always give the same bytes. */
-const ZIP_MTIME = new Date('2026-01-01T00:00:00Z');
 
 /** How a written file is named in the progress lines: relative to the current folder when inside it. */
 function shown(path) {
@@ -39,12 +37,11 @@ export async function packagePlugin({ outFile = ZIP_PATH, log = () => {} } = {})
     log('Zipping…');
     const entries = {};
     for (const name of files) {
-      entries[`${SLUG}/${name}`] = [
-        new Uint8Array(await readFile(join(staging, SLUG, name))),
-        { mtime: ZIP_MTIME },
-      ];
+      entries[`${SLUG}/${name}`] = new Uint8Array(await readFile(join(staging, SLUG, name)));
     }
-    const zip = zipSync(entries, { level: 9 });
+    // A time that follows the content: the same sources give the same bytes, and an upgrade
+    // unpacked with its times is still seen as changed by PHP's OPcache.
+    const zip = zipSync(entries, { level: 9, mtime: zipTimeFor(entries) });
     const target = resolve(outFile);
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, zip);

@@ -38,7 +38,8 @@ final class WebhookHandler
 
     /**
      * @return array{reply: HttpReply, verified: bool} verified: the webhook named a transaction of
-     *     this shop and the service confirmed it (only then may a "last webhook" time be recorded)
+     *     this shop and the service's lookup confirmed the settlement it announced (only then may a
+     *     "last webhook" time be recorded)
      */
     public function handle(string $method, string $rawBody): array
     {
@@ -67,7 +68,9 @@ final class WebhookHandler
         if ($outcome->result === RunOutcome::LOOKUP_FAILED || $outcome->result === RunOutcome::FAILED) {
             return self::unverified(HttpReply::error(503, 'unavailable', 'The transaction could not be confirmed with the service now; the order is checked again by the scheduled poll.'));
         }
-        return ['reply' => HttpReply::success(['result' => $outcome->result]), 'verified' => $outcome->result !== RunOutcome::NO_CHECKOUT];
+        // Verified only when the service's own record says what the webhook announced: a forged
+        // body naming a real but unpaid transaction must not look like a working webhook.
+        return ['reply' => HttpReply::success(['result' => $outcome->result]), 'verified' => $outcome->status === 'settled'];
     }
 
     /** @return array{reply: HttpReply, verified: bool} */

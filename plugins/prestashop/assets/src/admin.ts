@@ -9,8 +9,10 @@ export const FIELD_NAMES = {
 /**
  * Live checks on the module's settings form, with the same wallet validation the server and the
  * module's PHP apply on save: the wallet address against the chosen network (message under the
- * field, and the browser refuses to submit while it is wrong), and the asset list limited to
- * what the network settles. Returns a function that re-runs the checks.
+ * field), and the asset list limited to what the network settles. PrestaShop's HelperForm marks
+ * its form `novalidate`, so the browser's own constraint check never runs: a submit listener
+ * stops the form while the wallet is wrong and brings the message into view. Returns a function
+ * that re-runs the checks.
  */
 export function attachSettingsForm(root: ParentNode): (() => void) | null {
   const wallet = root.querySelector<HTMLInputElement>(`input[name="${FIELD_NAMES.wallet}"]`);
@@ -52,6 +54,14 @@ export function attachSettingsForm(root: ParentNode): (() => void) | null {
   };
   wallet.addEventListener('input', checkWallet);
   network.addEventListener('change', check);
+  wallet.form?.addEventListener('submit', (event) => {
+    check();
+    if (problem.hidden) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    wallet.focus();
+    problem.scrollIntoView?.({ block: 'center' });
+  });
   check();
   return check;
 }

@@ -26,10 +26,4 @@ final class ClientFactory
     {
         return Client::forServiceOrigin($serviceUrl, null, Runner::LOOKUP_TIMEOUT_SECONDS);
     }
-
-    /** The client of the service configured now (new checkouts, the back office's reachability check). */
-    public static function configured(): Client
-    {
-        return self::forService(Settings::get(Settings::SERVICE_URL));
-    }
 }

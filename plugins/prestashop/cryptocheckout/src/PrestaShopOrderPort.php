@@ -19,7 +19,8 @@ use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\StoredCheckout;
  * as PrestaShop shows it (the merchant's own changes included), payments as OrderPayment rows
  * carrying the transaction code as their transaction id, state changes through
  * Order::setCurrentState() (so PrestaShop sends its e-mails and runs its hooks), and notes as
- * private order messages, which the module's panel on the order page lists.
+ * private messages of the order (OrderNotes), which the order page's Messages card and the
+ * module's panel list.
  */
 final class PrestaShopOrderPort implements OrderPort
 {
@@ -107,19 +108,14 @@ final class PrestaShopOrderPort implements OrderPort
         }
         $order = self::loadOrder($orderId);
         $order->setCurrentState(OrderStates::idFor($state));
-        $this->addNote($order, $decision->note);
+        OrderNotes::add($order, $decision->note);
     }
 
     public function notifyOwner(string $orderId, Decision $decision): void
     {
-        $order = self::loadOrder($orderId);
         // A held late payment was just noted by its state change; the owner is told once.
-        $last = \Db::getInstance()->getValue(
-            'SELECT `message` FROM `' . _DB_PREFIX_ . 'message` WHERE `id_order` = ' . (int) $order->id . ' ORDER BY `id_message` DESC',
-            false
-        );
-        if ($last !== $decision->note) {
-            $this->addNote($order, $decision->note);
+        if (OrderNotes::last((int) $orderId) !== $decision->note) {
+            OrderNotes::add(self::loadOrder($orderId), $decision->note);
         }
     }
 
@@ -143,17 +139,5 @@ final class PrestaShopOrderPort implements OrderPort
         }
 
         return $order;
-    }
-
-    /** A private message on the order: the merchant sees it, the buyer does not. */
-    private function addNote(\Order $order, string $note): void
-    {
-        $message = new \Message();
-        $message->message = $note;
-        $message->id_cart = (int) $order->id_cart;
-        $message->id_customer = (int) $order->id_customer;
-        $message->id_order = (int) $order->id;
-        $message->private = true;
-        $message->add();
     }
 }

@@ -25,6 +25,7 @@ final class Settings
     public const NETWORK = 'CRYPTOCHECKOUT_NETWORK';
     public const DISPLAY_MODE = 'CRYPTOCHECKOUT_DISPLAY_MODE';
     public const DEBUG = 'CRYPTOCHECKOUT_DEBUG';
+    public const DELETE_DATA_ON_UNINSTALL = 'CRYPTOCHECKOUT_DELETE_DATA_ON_UNINSTALL';
     public const POLL_TOKEN = 'CRYPTOCHECKOUT_POLL_TOKEN';
     public const LAST_WEBHOOK = 'CRYPTOCHECKOUT_LAST_WEBHOOK';
     public const LAST_POLL = 'CRYPTOCHECKOUT_LAST_POLL';
@@ -41,12 +42,12 @@ final class Settings
     ];
 
     /** Keys the merchant edits in the back office form. */
-    public const FORM_KEYS = [self::SERVICE_URL, self::WALLET_ADDRESS, self::ASSET, self::NETWORK, self::DISPLAY_MODE, self::DEBUG];
+    public const FORM_KEYS = [self::SERVICE_URL, self::WALLET_ADDRESS, self::ASSET, self::NETWORK, self::DISPLAY_MODE, self::DELETE_DATA_ON_UNINSTALL, self::DEBUG];
 
     /** Every key the module writes, order state ids included; uninstall removes them all. */
     public const ALL_KEYS = [
-        self::SERVICE_URL, self::WALLET_ADDRESS, self::ASSET, self::NETWORK, self::DISPLAY_MODE, self::DEBUG,
-        self::POLL_TOKEN, self::LAST_WEBHOOK, self::LAST_POLL,
+        self::SERVICE_URL, self::WALLET_ADDRESS, self::ASSET, self::NETWORK, self::DISPLAY_MODE, self::DELETE_DATA_ON_UNINSTALL, self::DEBUG,
+        self::POLL_TOKEN, self::LAST_WEBHOOK, self::LAST_POLL, ServiceReachability::LAST_CHECK,
         OrderStates::AWAITING, OrderStates::UNDERPAID, OrderStates::REVIEW,
     ];
 
@@ -63,6 +64,7 @@ final class Settings
             self::ASSET => Networks::DEFAULT_SETTLEMENT['crypto_currency'],
             self::NETWORK => Networks::DEFAULT_SETTLEMENT['crypto_currency_network'],
             self::DISPLAY_MODE => self::MODE_REDIRECT,
+            self::DELETE_DATA_ON_UNINSTALL => '0',
             self::DEBUG => '0',
         ];
     }
@@ -95,7 +97,7 @@ final class Settings
 
     /**
      * Checks submitted settings: the four the kernel's SettingsRules owns, and the module's own
-     * display mode and debug switch. Returns the cleaned values and, per configuration key, a
+     * display mode and its two switches. Returns the cleaned values and, per configuration key, a
      * message that names the field and says how to fix it; save only when errors is empty.
      *
      * @param array<string, mixed> $input raw submitted values by configuration key
@@ -123,7 +125,9 @@ final class Settings
             $errors[self::DISPLAY_MODE] = $translate('Display: choose "%redirect%" or "%embedded%".', ['%redirect%' => self::MODE_REDIRECT, '%embedded%' => self::MODE_EMBEDDED]);
         }
         $values[self::DISPLAY_MODE] = $mode;
-        $values[self::DEBUG] = SettingsRules::text($input[self::DEBUG] ?? '0') === '1' ? '1' : '0';
+        foreach ([self::DELETE_DATA_ON_UNINSTALL, self::DEBUG] as $switch) {
+            $values[$switch] = SettingsRules::text($input[$switch] ?? '0') === '1' ? '1' : '0';
+        }
 
         return ['values' => $values, 'errors' => $errors];
     }

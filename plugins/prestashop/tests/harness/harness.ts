@@ -29,6 +29,12 @@ export const MODULES_MOUNT = '/shop/modules';
 export const HARNESS_MOUNT = '/harness';
 export const DATA_MOUNT = '/data';
 
+/**
+ * PHP versions the module is tested on: the oldest and the newest PHP that PrestaShop 8.1
+ * supports (7.2–8.1; the module's own floor is 7.4).
+ */
+export const PRESTASHOP_PHP_VERSIONS: readonly PhpVersion[] = ['7.4', '8.1'];
+
 /** A Polygon wallet valid for the service (EIP-55). */
 export const WALLET = '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359';
 
@@ -103,6 +109,8 @@ export type { BridgeResponse };
  * - /module/<module>/<controller>?…  the module's front controllers, as PrestaShop's dispatcher runs them
  * - /index.php?controller=order-confirmation&id_cart&id_module&id_order&key  the confirmation page's
  *   displayPaymentReturn hook, after the same key check PrestaShop's OrderConfirmationController makes
+ * - /index.php?controller=guest-tracking&order_reference&email  a guest's order page: the
+ *   displayOrderDetail hook of the order found by reference and e-mail, as GuestTrackingController
  * The buyer's session (PrestaShop's cookie) is stood in for by an `x-harness-cart` header.
  */
 export class ShopBridge {
@@ -183,6 +191,18 @@ Context::getContext()->controller = new FrontController();
 Context::getContext()->controller->php_self = 'order-confirmation';
 Hook::exec('actionFrontControllerSetMedia', []);
 echo Hook::exec('displayPaymentReturn', ['order' => $order], (int) Tools::getValue('id_module'));
+echo '<!-- scripts: ' . implode(',', array_keys(Context::getContext()->controller->registered_javascript)) . ' -->';`;
+    } else if (url.pathname === '/index.php' && query.controller === 'guest-tracking') {
+      dispatch = `
+$reference = current(explode('#', (string) Tools::getValue('order_reference')));
+$idOrder = (int) Db::getInstance()->getValue('SELECT o.id_order FROM ps_orders o JOIN ps_customer c ON c.id_customer = o.id_customer WHERE o.reference = \\'' . pSQL($reference) . '\\' AND c.email = \\'' . pSQL((string) Tools::getValue('email')) . '\\'');
+if ($idOrder === 0) {
+    http_response_code(404); echo 'no such order'; return;
+}
+Context::getContext()->controller = new FrontController();
+Context::getContext()->controller->php_self = 'guest-tracking';
+Hook::exec('actionFrontControllerSetMedia', []);
+echo Hook::exec('displayOrderDetail', ['order' => new Order($idOrder)]);
 echo '<!-- scripts: ' . implode(',', array_keys(Context::getContext()->controller->registered_javascript)) . ' -->';`;
     } else {
       return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found' };

@@ -1192,6 +1192,75 @@ class Message extends ObjectModel
     }
 }
 
+/** PrestaShop 8.1.2 classes/CustomerThread.php: the conversation about an order (the BO order page's "Messages"). */
+class CustomerThread extends ObjectModel
+{
+    public $id_shop;
+    public $id_lang;
+    public $id_contact;
+    public $id_customer;
+    public $id_order;
+    public $id_product;
+    public $status;
+    public $email;
+    public $token;
+    public $date_add;
+    public $date_upd;
+    public static $definition = ['table' => 'customer_thread', 'primary' => 'id_customer_thread', 'fields' => [
+        'id_lang' => 'int', 'id_contact' => 'int', 'id_shop' => 'int', 'id_customer' => 'int', 'id_order' => 'int', 'id_product' => 'int',
+        'email' => 'string', 'token' => 'string', 'status' => 'string', 'date_add' => 'string', 'date_upd' => 'string',
+    ]];
+
+    public function add($auto_date = true, $null_values = false)
+    {
+        // As ObjectModel::validateFields(): id_lang, id_contact and token are required, email must be an e-mail.
+        if ($this->id_lang === null || $this->id_contact === null || (string) $this->token === '' || ((string) $this->email !== '' && !Validate::isEmail($this->email))) {
+            throw new PrestaShopException('Property CustomerThread->id_lang, id_contact or token is empty, or email is invalid.');
+        }
+
+        return parent::add($auto_date, $null_values);
+    }
+
+    public static function getIdCustomerThreadByEmailAndIdOrder($email, $id_order)
+    {
+        return Db::getInstance()->getValue('SELECT cm.id_customer_thread FROM ' . _DB_PREFIX_ . "customer_thread cm WHERE cm.email = '" . pSQL($email) . "' AND cm.id_shop = " . (int) Context::getContext()->shop->id . ' AND cm.id_order = ' . (int) $id_order);
+    }
+}
+
+/** PrestaShop 8.1.2 classes/CustomerMessage.php. */
+class CustomerMessage extends ObjectModel
+{
+    public $id_customer_thread;
+    public $id_employee;
+    public $message;
+    public $file_name;
+    public $ip_address;
+    public $user_agent;
+    public $private;
+    public $date_add;
+    public $date_upd;
+    public $read;
+    public static $definition = ['table' => 'customer_message', 'primary' => 'id_customer_message', 'fields' => [
+        'id_employee' => 'int', 'id_customer_thread' => 'int', 'ip_address' => 'string', 'message' => 'string', 'file_name' => 'string',
+        'user_agent' => 'string', 'private' => 'bool', 'date_add' => 'string', 'date_upd' => 'string', 'read' => 'bool',
+    ]];
+
+    public function add($auto_date = true, $null_values = false)
+    {
+        if ((string) $this->message === '') {
+            throw new PrestaShopException('Property CustomerMessage->message is empty.');
+        }
+
+        return parent::add($auto_date, $null_values);
+    }
+
+    /** As PrestaShop: the buyer's order page passes $private = false and sees public messages only. */
+    public static function getMessagesByOrderId($idOrder, $private = true)
+    {
+        return Db::getInstance()->executeS('SELECT cm.* FROM `' . _DB_PREFIX_ . 'customer_message` cm LEFT JOIN `' . _DB_PREFIX_ . 'customer_thread` ct ON ct.`id_customer_thread` = cm.`id_customer_thread` WHERE ct.id_order = ' . (int) $idOrder . (!$private ? ' AND cm.`private` = 0' : '') . ' ORDER BY cm.date_add DESC');
+    }
+}
+
 class OrderHistory extends ObjectModel
 {
     public $id_order;
@@ -1527,6 +1596,11 @@ class Module
     public function displayConfirmation($string)
     {
         return '<div class="module_confirmation conf confirm alert alert-success">' . $string . '</div>';
+    }
+
+    public function displayWarning($warning)
+    {
+        return '<div class="module_warning alert alert-warning">' . (is_array($warning) ? '<ul><li>' . implode('</li><li>', $warning) . '</li></ul>' : $warning) . '</div>';
     }
 
     public function getLocalPath()

@@ -45,6 +45,8 @@ final class HarnessShop
             'order_state_lang (id_order_state INTEGER, id_lang INTEGER, name VARCHAR(64), template VARCHAR(64), PRIMARY KEY (id_order_state, id_lang))',
             'order_payment (id_order_payment INTEGER PRIMARY KEY AUTOINCREMENT, order_reference VARCHAR(9), id_currency INTEGER, amount DECIMAL(20,6), payment_method VARCHAR(255), conversion_rate DECIMAL(13,6), transaction_id VARCHAR(254), id_employee INTEGER, date_add DATETIME)',
             'message (id_message INTEGER PRIMARY KEY AUTOINCREMENT, id_cart INTEGER, id_customer INTEGER, id_employee INTEGER, id_order INTEGER, message TEXT, private INTEGER, date_add DATETIME)',
+            'customer_thread (id_customer_thread INTEGER PRIMARY KEY AUTOINCREMENT, id_shop INTEGER, id_lang INTEGER NOT NULL, id_contact INTEGER NOT NULL, id_customer INTEGER, id_order INTEGER, id_product INTEGER, status VARCHAR(8) NOT NULL DEFAULT \'open\', email VARCHAR(255) NOT NULL, token VARCHAR(12), date_add DATETIME, date_upd DATETIME)',
+            'customer_message (id_customer_message INTEGER PRIMARY KEY AUTOINCREMENT, id_customer_thread INTEGER, id_employee INTEGER, message TEXT NOT NULL, file_name VARCHAR(18), ip_address VARCHAR(16), user_agent VARCHAR(128), date_add DATETIME, date_upd DATETIME, private INTEGER NOT NULL DEFAULT 0, `read` INTEGER NOT NULL DEFAULT 0)',
             'log (id_log INTEGER PRIMARY KEY AUTOINCREMENT, severity INTEGER, error_code INTEGER, message TEXT, object_type VARCHAR(32), object_id INTEGER, date_add DATETIME)',
         ];
         foreach ($tables as $table) {
@@ -99,6 +101,24 @@ final class HarnessShop
         $context = Context::getContext();
         $context->employee = new Employee(1);
         $context->controller = new AdminModulesController();
+    }
+
+    /**
+     * What PrestaShop 8.1's back office order page lists under "Messages": the order's customer
+     * thread, as CustomerDataProvider::getCustomerMessages() reads it (GetOrderForViewingHandler).
+     * The old Message table is not read there.
+     *
+     * @return list<array{message: string, private: int, id_employee: int}>
+     */
+    public static function orderPageMessages($id_order)
+    {
+        $order = new Order((int) $id_order);
+        $rows = Db::getInstance()->executeS('SELECT cm.* FROM ' . _DB_PREFIX_ . 'customer_thread ct LEFT JOIN ' . _DB_PREFIX_ . 'customer_message cm ON ct.id_customer_thread = cm.id_customer_thread WHERE ct.id_customer = ' . (int) $order->id_customer . ' AND ct.`id_order` = ' . (int) $order->id . ' GROUP BY cm.id_customer_message ORDER BY cm.date_add DESC, cm.id_customer_message DESC');
+        // (PrestaShop orders by date_add only; the id breaks ties of one second so tests read a stable order.)
+
+        return array_map(static function ($row) {
+            return ['message' => (string) $row['message'], 'private' => (int) $row['private'], 'id_employee' => (int) $row['id_employee']];
+        }, $rows);
     }
 
     /** The order's state history as [id_order_state, …]. */

@@ -7,10 +7,8 @@ namespace CryptoCheckout\WooCommerce\Admin;
 defined('ABSPATH') || exit;
 
 use CryptoCheckout\WooCommerce\Helper\Kernel;
-use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\Decision;
+use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\CheckoutLabels;
 use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\RunOutcome;
-use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\StoredCheckout;
-use CryptoCheckout\WooCommerce\Vendor\Client\Money;
 
 /**
  * The "Crypto Checkout" box on the order edit screen (HPOS: woocommerce_page_wc-orders, legacy:
@@ -84,12 +82,12 @@ final class OrderPanel
                 echo '<br><a href="' . esc_url($checkout->checkoutUrl) . '" target="_blank" rel="noopener noreferrer">' . esc_html__('Payment page', 'cryptocheckout-for-woocommerce') . '</a>';
             }
             echo '</td>';
-            echo '<td>' . esc_html(self::stateLabel($checkout, $now)) . '</td>';
+            echo '<td>' . esc_html(CheckoutLabels::state($checkout, $now, [Kernel::class, 'translate'])) . '</td>';
             echo '<td>' . esc_html($checkout->fiatAmount . ' ' . $checkout->fiatCurrency) . '</td>';
-            echo '<td>' . esc_html($checkout->receivedUsd === null ? '—' : self::usd($checkout->receivedUsd) . ' USD') . '</td>';
+            echo '<td>' . esc_html(CheckoutLabels::receivedUsd($checkout)) . '</td>';
             echo '<td>' . esc_html(self::date($checkout->createdAt)) . '</td>';
             echo '<td>' . esc_html($checkout->expiresAt === null ? '—' : self::date($checkout->expiresAt)) . '</td>';
-            echo '<td>' . esc_html(self::resolutionLabel($checkout, $now)) . '</td>';
+            echo '<td>' . esc_html(CheckoutLabels::resolution($checkout, $now, [Kernel::class, 'translate'])) . '</td>';
             echo '</tr>';
         }
         echo '</tbody></table>';
@@ -152,62 +150,6 @@ final class OrderPanel
         ];
     }
 
-    /** What the transaction stands at, in words (not the service's or the kernel's codes). */
-    public static function stateLabel(StoredCheckout $checkout, int $now): string
-    {
-        $byAction = [
-            Decision::HOLD_LATE_PAYMENT => __('Late payment — review', 'cryptocheckout-for-woocommerce'),
-            Decision::REJECT_MISMATCH => __('Does not match the order — review', 'cryptocheckout-for-woocommerce'),
-            Decision::FLAG_EXTRA_PAYMENT => __('Extra payment — review', 'cryptocheckout-for-woocommerce'),
-        ];
-        if ($checkout->appliedAction !== null && isset($byAction[$checkout->appliedAction])) {
-            return $byAction[$checkout->appliedAction];
-        }
-        $received = $checkout->receivedUsd !== null && Money::compare($checkout->receivedUsd, '0') > 0;
-        switch ($checkout->lastStatus) {
-            case 'settled':
-                return __('Paid', 'cryptocheckout-for-woocommerce');
-            case 'underpaid':
-                return $checkout->isPayable($now)
-                    ? __('Part paid', 'cryptocheckout-for-woocommerce')
-                    : __('Part paid — window closed', 'cryptocheckout-for-woocommerce');
-            case 'processing':
-                return __('Payment seen — confirming', 'cryptocheckout-for-woocommerce');
-            case 'expired':
-                return $received
-                    ? __('Expired — part paid', 'cryptocheckout-for-woocommerce')
-                    : __('Expired without payment', 'cryptocheckout-for-woocommerce');
-            case 'pending':
-                return $checkout->isPayable($now)
-                    ? __('Awaiting payment', 'cryptocheckout-for-woocommerce')
-                    : __('Window closed', 'cryptocheckout-for-woocommerce');
-            default:
-                return __('Not checked yet', 'cryptocheckout-for-woocommerce');
-        }
-    }
-
-    /** What the plugin did with the transaction, or whether it is still watched. */
-    public static function resolutionLabel(StoredCheckout $checkout, int $now): string
-    {
-        if ($checkout->resolution === StoredCheckout::RESOLUTION_BOOKED) {
-            return __('Payment booked on the order', 'cryptocheckout-for-woocommerce');
-        }
-        if ($checkout->resolution === StoredCheckout::RESOLUTION_FLAGGED) {
-            return __('Handed to you for review', 'cryptocheckout-for-woocommerce');
-        }
-        if ($checkout->appliedAction === Decision::CANCEL_EXPIRED) {
-            return $checkout->isWatched($now)
-                ? __('Order cancelled; watched for a late payment', 'cryptocheckout-for-woocommerce')
-                : __('Order cancelled', 'cryptocheckout-for-woocommerce');
-        }
-        if ($checkout->appliedAction === Decision::HOLD_UNDERPAID) {
-            return __('Order on hold for the rest', 'cryptocheckout-for-woocommerce');
-        }
-        return $checkout->isWatched($now)
-            ? __('Watched', 'cryptocheckout-for-woocommerce')
-            : __('No longer watched', 'cryptocheckout-for-woocommerce');
-    }
-
     /** @param mixed $object */
     private static function orderOf($object): ?\WC_Order
     {
@@ -227,15 +169,6 @@ final class OrderPanel
             return (string) $order->get_edit_order_url();
         }
         return admin_url('post.php?post=' . absint($order->get_id()) . '&action=edit');
-    }
-
-    private static function usd(string $amount): string
-    {
-        try {
-            return Money::normalizeFiatAmount($amount, 'USD');
-        } catch (\Throwable $exception) {
-            return $amount;
-        }
     }
 
     private static function date(int $timestamp): string

@@ -84,7 +84,7 @@ class CryptocheckoutValidationModuleFrontController extends ModuleFrontControlle
                 break;
             }
         }
-        if (!$authorized || !$this->module->isCartPayable($cart)) {
+        if (!$authorized || !$this->module->isCartPayable($cart, false)) {
             throw new PrestaShopException($this->trans('This payment method is not available.', [], 'Modules.Cryptocheckout.Shop'));
         }
         $customer = new Customer((int) $cart->id_customer);

@@ -11,24 +11,28 @@
         <thead>
           <tr>
             <th>{l s='Transaction' d='Modules.Cryptocheckout.Admin'}</th>
+            <th>{l s='State' d='Modules.Cryptocheckout.Admin'}</th>
             <th>{l s='Amount' d='Modules.Cryptocheckout.Admin'}</th>
+            <th>{l s='Received' d='Modules.Cryptocheckout.Admin'}</th>
             <th>{l s='Wallet' d='Modules.Cryptocheckout.Admin'}</th>
             <th>{l s='Created' d='Modules.Cryptocheckout.Admin'}</th>
+            <th>{l s='Payment window ends' d='Modules.Cryptocheckout.Admin'}</th>
             <th>{l s='Last check' d='Modules.Cryptocheckout.Admin'}</th>
-            <th>{l s='Received (USD)' d='Modules.Cryptocheckout.Admin'}</th>
             <th>{l s='Outcome' d='Modules.Cryptocheckout.Admin'}</th>
           </tr>
         </thead>
         <tbody>
           {foreach $cryptocheckout_checkouts as $checkout}
             <tr data-cryptocheckout-transaction="{$checkout.transaction_code|escape:'html':'UTF-8'}">
-              <td><a href="{$checkout.checkout_url|escape:'html':'UTF-8'}" target="_blank" rel="noopener noreferrer">{$checkout.transaction_code|escape:'html':'UTF-8'}</a></td>
+              <td><a href="{$checkout.checkout_url|escape:'html':'UTF-8'}" target="_blank" rel="noopener noreferrer"><code>{$checkout.transaction_code|escape:'html':'UTF-8'}</code></a></td>
+              <td data-cryptocheckout-state>{$checkout.state|escape:'html':'UTF-8'}</td>
               <td>{$checkout.amount|escape:'html':'UTF-8'}</td>
+              <td data-cryptocheckout-received>{$checkout.received|escape:'html':'UTF-8'}</td>
               <td><code>{$checkout.wallet|escape:'html':'UTF-8'}</code></td>
               <td>{$checkout.created|escape:'html':'UTF-8'}</td>
-              <td data-cryptocheckout-status>{$checkout.status|escape:'html':'UTF-8'} {$checkout.checked|escape:'html':'UTF-8'}</td>
-              <td>{$checkout.received_usd|escape:'html':'UTF-8'}</td>
-              <td data-cryptocheckout-resolution>{if $checkout.resolution == 'booked'}{l s='Payment booked' d='Modules.Cryptocheckout.Admin'}{elseif $checkout.resolution == 'flagged'}{l s='Handed to you (see the notes)' d='Modules.Cryptocheckout.Admin'}{else}{l s='Watched' d='Modules.Cryptocheckout.Admin'}{/if}</td>
+              <td>{$checkout.expires|escape:'html':'UTF-8'}</td>
+              <td>{$checkout.checked|escape:'html':'UTF-8'}</td>
+              <td data-cryptocheckout-resolution>{$checkout.resolution|escape:'html':'UTF-8'}</td>
             </tr>
           {/foreach}
         </tbody>
