@@ -12,6 +12,7 @@ export {
   startHttpBridge,
 } from './http-bridge.js';
 export { closedLoopbackUrl, listenOnLoopback } from './loopback.js';
+export { findDebianPhp, type MariaDb, mariaDbUnavailable, startMariaDb } from './mariadb.js';
 export { phpJson, phpString } from './php-literal.js';
 export {
   type CreatePhpOptions,

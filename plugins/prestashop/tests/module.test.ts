@@ -14,6 +14,12 @@ import {
   prepareModule,
   WALLET,
 } from './harness/harness.js';
+import {
+  CLAIM_SWAPS_EXPECTED,
+  CLAIM_SWAPS_PHP,
+  DUE_CHECKOUTS_PHP,
+  expectDueMatchesKernel,
+} from './storage-scenarios.js';
 
 // The module inside the PrestaShop 8.1.2 harness, in-process: install and uninstall, the back
 // office form (save, validation errors, token), the status panel, payment option visibility and
@@ -455,79 +461,15 @@ echo json_encode([$first, $whileDown, $later, json_decode((string) Configuration
 
     describe('storage', () => {
       it('selects the due checkouts in one query exactly as the kernel PollPolicy does', async () => {
-        const result = await run(`
-$module = Module::getInstanceByName('cryptocheckout');
-$module->install();
-$repository = new CryptoCheckout\\PrestaShop\\CheckoutRepository();
-$port = new CryptoCheckout\\PrestaShop\\PrestaShopOrderPort($module);
-$now = 1800000000;
-mt_srand(7);
-$pick = function (array $choices) { return $choices[mt_rand(0, count($choices) - 1)]; };
-for ($i = 1; $i <= 80; $i++) {
-    $checkout = new CryptoCheckout\\PrestaShop\\Vendor\\Client\\Kernel\\StoredCheckout();
-    $checkout->transactionCode = sprintf('cccccccc-0000-4000-8000-%012d', $i);
-    $checkout->checkoutUrl = 'https://pay.example.com/pay/' . $checkout->transactionCode;
-    $checkout->serviceUrl = 'https://pay.example.com';
-    $checkout->fiatAmount = '10.00';
-    $checkout->fiatCurrency = 'EUR';
-    $checkout->walletAddress = ${phpString(WALLET)};
-    $checkout->walletCurrency = 'USDC';
-    $checkout->walletNetwork = 'POLYGON';
-    $checkout->createdAt = $now - 5 * 86400 + $i * 3700;
-    // Open, in its late window, long over, or never told by the service.
-    $checkout->expiresAt = $pick([$now + 600, $now - 3600, $now - 3 * 86400, null]);
-    $checkout->watchUntil = $checkout->expiresAt === null ? $now + 1800 : $checkout->expiresAt + 25 * 3600;
-    $checkout->checkedAt = $pick([null, $now - 30, $now - 60, $now - 90, $now - 599, $now - 600, $now - 7200]);
-    $checkout->resolution = $pick([null, null, null, 'booked', 'flagged']);
-    $repository->add(1 + $i % 9, $checkout);
-}
-$entries = [];
-for ($order = 1; $order <= 9; $order++) {
-    foreach ($port->checkouts((string) $order) as $checkout) {
-        $entries[] = [(string) $order, $checkout];
-    }
-}
-$compared = [];
-foreach ([1, 3, 10, 50, 200] as $batch) {
-    $policy = new CryptoCheckout\\PrestaShop\\Vendor\\Client\\Kernel\\PollPolicy($batch);
-    $compared[] = ['batch' => $batch, 'sql' => $port->dueCheckouts($policy, $now), 'kernel' => $policy->select($entries, $now)];
-}
-echo json_encode($compared);`);
-        const compared = result as unknown as Array<{ batch: number; sql: string[][]; kernel: string[][] }>;
-        for (const { batch, sql, kernel } of compared) {
-          expect(sql, `batch ${batch}`).toEqual(kernel);
-          expect(sql.length, `batch ${batch}`).toBe(Math.min(batch, compared.at(-1)!.kernel.length));
-        }
-        // Enough of them are due, and enough are not, for the comparison to mean something.
-        expect(compared.at(-1)!.kernel.length).toBeGreaterThan(15);
-        expect(compared.at(-1)!.kernel.length).toBeLessThan(60);
+        expectDueMatchesKernel(
+          await run(`Module::getInstanceByName('cryptocheckout')->install();\n${DUE_CHECKOUTS_PHP}`),
+        );
       });
 
       it('lets exactly one of two swaps of the same claim win', async () => {
-        const result = await run(`
-$module = Module::getInstanceByName('cryptocheckout');
-$module->install();
-$port = new CryptoCheckout\\PrestaShop\\PrestaShopOrderPort($module);
-echo json_encode([
-    'first' => $port->swapClaim('7', null, 'a|x|1|one'),
-    'second' => $port->swapClaim('7', null, 'b|x|1|two'),
-    'held' => $port->readClaim('7'),
-    'wrongRelease' => $port->swapClaim('7', 'b|x|1|two', null),
-    'release' => $port->swapClaim('7', 'a|x|1|one', null),
-    'free' => $port->readClaim('7'),
-    'again' => $port->swapClaim('7', null, 'c|x|2|three'),
-    'other' => $port->readClaim('8'),
-]);`);
-        expect(result).toEqual({
-          first: true,
-          second: false,
-          held: 'a|x|1|one',
-          wrongRelease: false,
-          release: true,
-          free: null,
-          again: true,
-          other: null,
-        });
+        expect(
+          await run(`Module::getInstanceByName('cryptocheckout')->install();\n${CLAIM_SWAPS_PHP}`),
+        ).toEqual(CLAIM_SWAPS_EXPECTED);
       });
     });
 

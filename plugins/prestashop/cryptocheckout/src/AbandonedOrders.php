@@ -45,6 +45,25 @@ final class AbandonedOrders
      */
     public function cancelDue(int $now): array
     {
+        $cancelled = [];
+        foreach ($this->due($now) as $idOrder) {
+            if ($this->cancel($idOrder, $now)) {
+                $cancelled[] = $idOrder;
+            }
+        }
+
+        return $cancelled;
+    }
+
+    /**
+     * The orders cancelDue() would look at: the module's, placed before $now - CANCEL_AFTER_SECONDS,
+     * still awaiting payment, holding no checkout; at most BATCH_SIZE, oldest first.
+     *
+     * @param int $now Unix seconds
+     * @return list<int>
+     */
+    public function due(int $now): array
+    {
         $rows = \Db::getInstance()->executeS(
             'SELECT o.`id_order` FROM `' . _DB_PREFIX_ . 'orders` o'
             . ' LEFT JOIN `' . CheckoutRepository::table() . '` c ON c.`id_order` = o.`id_order`'
@@ -56,14 +75,8 @@ final class AbandonedOrders
             true,
             false
         );
-        $cancelled = [];
-        foreach (is_array($rows) ? $rows : [] as $row) {
-            if ($this->cancel((int) $row['id_order'], $now)) {
-                $cancelled[] = (int) $row['id_order'];
-            }
-        }
 
-        return $cancelled;
+        return array_map('intval', array_column(is_array($rows) ? $rows : [], 'id_order'));
     }
 
     /** Cancels one order under its claim, so a buyer's retry starting at the same moment wins or waits. */

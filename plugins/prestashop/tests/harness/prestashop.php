@@ -91,6 +91,8 @@ class Db
     /** @var PDO */
     private $pdo;
     private $affected = 0;
+    /** @var bool true on MySQL/MariaDB, where the module's SQL runs as written */
+    private $mysql;
 
     public static function getInstance($master = true)
     {
@@ -101,9 +103,17 @@ class Db
         return self::$instance;
     }
 
+    /**
+     * $GLOBALS['HARNESS']['db'] is a SQLite file, or a `mysql:` DSN (with db_user, db_password)
+     * for a real MySQL/MariaDB server, as PrestaShop's DbPDO connects.
+     */
     private function __construct()
     {
-        $this->pdo = new PDO('sqlite:' . $GLOBALS['HARNESS']['db']);
+        $dsn = (string) $GLOBALS['HARNESS']['db'];
+        $this->mysql = strpos($dsn, 'mysql:') === 0;
+        $this->pdo = $this->mysql
+            ? new PDO($dsn, (string) ($GLOBALS['HARNESS']['db_user'] ?? 'root'), (string) ($GLOBALS['HARNESS']['db_password'] ?? ''))
+            : new PDO('sqlite:' . $dsn);
         $this->pdo->setAttribute(PDO::ATTR_ERRMODE, PDO::ERRMODE_EXCEPTION);
         $this->pdo->setAttribute(PDO::ATTR_DEFAULT_FETCH_MODE, PDO::FETCH_ASSOC);
         $this->pdo->setAttribute(PDO::ATTR_TIMEOUT, 10);
@@ -140,9 +150,15 @@ class Db
         return $sql;
     }
 
+    /** The statement in the harness database's dialect: as written on MySQL, translated on SQLite. */
+    private function dialect($sql)
+    {
+        return $this->mysql ? (string) $sql : self::translate((string) $sql);
+    }
+
     public function execute($sql, $use_cache = true)
     {
-        $this->affected = $this->pdo->exec(self::translate((string) $sql));
+        $this->affected = $this->pdo->exec($this->dialect($sql));
 
         return $this->affected !== false;
     }
@@ -153,7 +169,7 @@ class Db
             $sql = $sql->build();
         }
 
-        return $this->pdo->query(self::translate((string) $sql))->fetchAll();
+        return $this->pdo->query($this->dialect($sql))->fetchAll();
     }
 
     public function getRow($sql, $use_cache = true)
@@ -165,7 +181,7 @@ class Db
         if (!preg_match('/\bLIMIT\s+\d+\s*$/i', $sql)) {
             $sql .= ' LIMIT 1';
         }
-        $row = $this->pdo->query(self::translate($sql))->fetch();
+        $row = $this->pdo->query($this->dialect($sql))->fetch();
 
         return $row === false ? false : $row;
     }
@@ -196,7 +212,7 @@ class Db
                 $columns[] = '`' . bqSQL($key) . '`';
                 $values[] = $this->literal($value, $null_values);
             }
-            $verb = $type === self::INSERT_IGNORE ? 'INSERT OR IGNORE' : ($type === self::REPLACE ? 'REPLACE' : 'INSERT');
+            $verb = $type === self::INSERT_IGNORE ? 'INSERT IGNORE' : ($type === self::REPLACE ? 'REPLACE' : 'INSERT');
             $ok = $this->execute($verb . ' INTO `' . $table . '` (' . implode(', ', $columns) . ') VALUES (' . implode(', ', $values) . ')') && $ok;
         }
 

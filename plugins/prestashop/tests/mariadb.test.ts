@@ -1,0 +1,249 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  findDebianPhp,
+  type MariaDb,
+  mariaDbUnavailable,
+  phpString,
+  startMariaDb,
+} from '../../../packages/php-testkit/src/index.js';
+import { HARNESS_DIR, type ModuleCopy, prepareModule } from './harness/harness.js';
+import {
+  CLAIM_SWAPS_EXPECTED,
+  CLAIM_SWAPS_PHP,
+  DUE_CHECKOUTS_PHP,
+  expectDueMatchesKernel,
+} from './storage-scenarios.js';
+
+// The module's SQL as written, on a real MariaDB from Debian (PrestaShop runs on MySQL/MariaDB; the
+// other tests use the harness's SQLite, which translates MySQL spellings). php-wasm has no MySQL
+// driver, so these scripts run in Debian's PHP CLI with pdo_mysql, through the harness's Db in its
+// MySQL mode: the module's CREATE TABLE, INSERT IGNORE, conditional UPDATEs and SELECTs unchanged.
+
+const unavailable = mariaDbUnavailable();
+if (unavailable !== null && process.env.CI)
+  throw new Error(`CI must run the module's SQL on MariaDB: ${unavailable}`);
+
+let copy: ModuleCopy;
+let mariadb: MariaDb;
+let php: string;
+let databases = 0;
+
+beforeAll(async () => {
+  if (unavailable !== null) return;
+  php = findDebianPhp();
+  copy = await prepareModule();
+  mariadb = await startMariaDb();
+}, 120_000);
+
+afterAll(async () => {
+  await mariadb?.stop();
+  copy?.remove();
+});
+
+/**
+ * Runs `code` in Debian's PHP on a fresh database of the MariaDB server, after the harness and
+ * the module's classes are loaded; returns the JSON it prints.
+ */
+function run(code: string): unknown {
+  const database = `module_${++databases}`;
+  const prelude = `<?php
+error_reporting(E_ALL);
+set_error_handler(static function (int $severity, string $message, string $file, int $line): bool {
+    throw new ErrorException($message, 0, $severity, $file, $line);
+});
+$admin = new PDO(${phpString(mariadb.dsn)}, ${phpString(mariadb.user)}, ${phpString(mariadb.password)});
+$admin->exec('CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4');
+$GLOBALS['HARNESS'] = [
+    'db' => ${phpString(mariadb.dsn.replace(`dbname=${mariadb.database}`, `dbname=${database}`))},
+    'db_user' => ${phpString(mariadb.user)},
+    'db_password' => ${phpString(mariadb.password)},
+    'shop_url' => 'http://shop.test',
+    'modules_dir' => ${phpString(copy.modulesDir)},
+];
+require_once ${phpString(join(HARNESS_DIR, 'prestashop.php'))};
+require_once ${phpString(join(copy.modulesDir, 'cryptocheckout/vendor/cryptocheckout-client/autoload.php'))};
+require_once ${phpString(join(copy.modulesDir, 'cryptocheckout/src/autoload.php'))};
+// The PrestaShop tables the module's queries read, with PrestaShop 8.1.2's column types.
+foreach ([
+    'CREATE TABLE ps_configuration (id_configuration INT(10) UNSIGNED NOT NULL AUTO_INCREMENT, name VARCHAR(254) NOT NULL, value TEXT, date_add DATETIME NOT NULL, date_upd DATETIME NOT NULL, PRIMARY KEY (id_configuration), KEY name (name)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4',
+    'CREATE TABLE ps_orders (id_order INT(10) UNSIGNED NOT NULL AUTO_INCREMENT, reference VARCHAR(9), id_customer INT(10) UNSIGNED NOT NULL, current_state INT(10) UNSIGNED NOT NULL, module VARCHAR(255), date_add DATETIME NOT NULL, PRIMARY KEY (id_order), KEY reference (reference)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4',
+    'CREATE TABLE ps_order_payment (id_order_payment INT NOT NULL AUTO_INCREMENT, order_reference VARCHAR(9), amount DECIMAL(20,6) NOT NULL, transaction_id VARCHAR(254), date_add DATETIME NOT NULL, PRIMARY KEY (id_order_payment), KEY order_reference (order_reference)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4',
+    'CREATE TABLE ps_order_state (id_order_state INT(10) UNSIGNED NOT NULL AUTO_INCREMENT, paid TINYINT(1) UNSIGNED NOT NULL DEFAULT 0, PRIMARY KEY (id_order_state)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4',
+    'CREATE TABLE ps_customer_thread (id_customer_thread INT(10) UNSIGNED NOT NULL AUTO_INCREMENT, id_order INT(10) UNSIGNED, PRIMARY KEY (id_customer_thread)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4',
+    'CREATE TABLE ps_customer_message (id_customer_message INT(10) UNSIGNED NOT NULL AUTO_INCREMENT, id_customer_thread INT(11), id_employee INT(10) UNSIGNED, message MEDIUMTEXT NOT NULL, date_add DATETIME NOT NULL, private TINYINT NOT NULL DEFAULT 0, PRIMARY KEY (id_customer_message)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4',
+    'CREATE TABLE ps_message (id_message INT(10) UNSIGNED NOT NULL AUTO_INCREMENT, id_order INT(10) UNSIGNED NOT NULL, message TEXT NOT NULL, private TINYINT(1) UNSIGNED NOT NULL DEFAULT 1, date_add DATETIME NOT NULL, PRIMARY KEY (id_message)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4',
+] as $table) {
+    Db::getInstance()->execute($table);
+}
+`;
+  const answer = spawnSync(php, ['-d', 'display_errors=stderr'], { input: prelude + code, encoding: 'utf8' });
+  if (answer.status !== 0) throw new Error(`PHP exited ${answer.status}: ${answer.stderr}${answer.stdout}`);
+  try {
+    return JSON.parse(answer.stdout);
+  } catch {
+    throw new Error(`PHP printed no JSON: ${answer.stdout}${answer.stderr}`);
+  }
+}
+
+const install = `
+$repository = new CryptoCheckout\\PrestaShop\\CheckoutRepository();
+if (!$repository->install() || !$repository->install()) { throw new RuntimeException('install failed'); }
+`;
+
+describe.skipIf(unavailable !== null)('the module SQL on MariaDB', () => {
+  it('creates its tables (twice without harm) with the keys it relies on, and drops them on request', () => {
+    const result = run(`${install}
+$db = Db::getInstance();
+$columns = array_column($db->executeS('SHOW COLUMNS FROM ps_cryptocheckout_checkout'), 'Type', 'Field');
+$keys = [];
+foreach ($db->executeS('SHOW INDEX FROM ps_cryptocheckout_checkout') as $row) {
+    $keys[$row['Key_name']][] = $row['Column_name'];
+}
+$claimKeys = array_column($db->executeS('SHOW INDEX FROM ps_cryptocheckout_claim'), 'Column_name', 'Key_name');
+$engine = $db->getValue("SELECT ENGINE FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'ps_cryptocheckout_checkout'");
+$dropped = $repository->uninstall();
+$left = $db->executeS("SHOW TABLES LIKE 'ps_cryptocheckout%'");
+echo json_encode(['columns' => $columns, 'keys' => $keys, 'claimKeys' => $claimKeys, 'engine' => $engine, 'dropped' => $dropped, 'left' => $left]);`);
+    expect(result).toMatchObject({
+      columns: {
+        transaction_code: 'varchar(64)',
+        id_order: 'int(10) unsigned',
+        expires_at: 'int(10) unsigned',
+        received_usd: 'varchar(32)',
+      },
+      keys: {
+        PRIMARY: ['id_checkout'],
+        cryptocheckout_checkout_code: ['transaction_code'],
+        cryptocheckout_checkout_order: ['id_order'],
+        cryptocheckout_checkout_due: ['resolution', 'watch_until'],
+      },
+      claimKeys: { PRIMARY: 'id_order' },
+      engine: 'InnoDB',
+      dropped: true,
+      left: [],
+    });
+  });
+
+  it('stores checkouts and finds them by code whatever its case, newest first, with every field back', () => {
+    const result = run(`${install}
+$make = function (string $code, int $created) {
+    return CryptoCheckout\\PrestaShop\\Vendor\\Client\\Kernel\\StoredCheckout::fromArray([
+        'transaction_code' => $code, 'checkout_url' => 'https://pay.example/pay/' . $code, 'service_url' => 'https://pay.example',
+        'fiat_amount' => '1500', 'fiat_currency' => 'JPY', 'wallet_address' => '0xabc', 'wallet_currency' => 'USDC', 'wallet_network' => 'POLYGON',
+        'created_at' => $created,
+    ]);
+};
+$repository->add(5, $make('aaaaaaaa-0000-4000-8000-000000000001', 1800000000));
+$repository->add(5, $make('aaaaaaaa-0000-4000-8000-000000000002', 1800000100));
+$duplicate = null;
+try { $repository->add(6, $make('aaaaaaaa-0000-4000-8000-000000000001', 1800000200)); } catch (Throwable $e) { $duplicate = get_class($e); }
+$checkouts = $repository->checkouts(5);
+$checkouts[0]->recordLookup(['status' => 'underpaid', 'received_usd' => 4.5, 'expires_at' => '2027-01-15T08:00:00Z'], 1800000300);
+$repository->recordCheck(5, $checkouts[0]);
+$checkouts[0]->appliedAction = 'hold_underpaid';
+$repository->recordApplied(5, $checkouts[0]);
+echo json_encode([
+    'found' => $repository->findOrder(' AAAAAAAA-0000-4000-8000-000000000002 '),
+    'missing' => $repository->findOrder('bbbbbbbb-0000-4000-8000-000000000000'),
+    'duplicate' => $duplicate,
+    'codes' => array_map(function ($c) { return $c->transactionCode; }, $repository->checkouts(5)),
+    'newest' => $repository->checkouts(5)[0]->toArray(),
+]);`) as { newest: Record<string, unknown> } & Record<string, unknown>;
+    expect(result.found).toBe(5);
+    expect(result.missing).toBeNull();
+    // The unique key refuses a second row for the same code (no duplicate checkout ever).
+    expect(result.duplicate).not.toBeNull();
+    expect(result.codes).toEqual([
+      'aaaaaaaa-0000-4000-8000-000000000002',
+      'aaaaaaaa-0000-4000-8000-000000000001',
+    ]);
+    expect(result.newest).toMatchObject({
+      fiat_amount: '1500',
+      fiat_currency: 'JPY',
+      last_status: 'underpaid',
+      received_usd: '4.5',
+      checked_at: 1800000300,
+      applied_action: 'hold_underpaid',
+      resolution: null,
+    });
+  });
+
+  it('selects the due checkouts in one query exactly as the kernel PollPolicy does', () => {
+    expectDueMatchesKernel(run(`${install}${DUE_CHECKOUTS_PHP}`));
+  });
+
+  it('lets exactly one of two swaps of the same claim win (changed-row counts, as MySQL reports them)', () => {
+    expect(run(`${install}${CLAIM_SWAPS_PHP}`)).toEqual(CLAIM_SWAPS_EXPECTED);
+  });
+
+  it('reads orders, payments, states and notes with the queries the module sends', () => {
+    const result = run(`${install}
+$db = Db::getInstance();
+foreach (['PS_OS_PAYMENT' => 2, 'PS_OS_CANCELED' => 6, 'PS_OS_ERROR' => 8, 'CRYPTOCHECKOUT_OS_AWAITING' => 14, 'CRYPTOCHECKOUT_OS_UNDERPAID' => 15, 'CRYPTOCHECKOUT_OS_REVIEW' => 16] as $key => $id) {
+    Configuration::updateValue($key, $id);
+}
+foreach ([2 => 1, 3 => 1, 6 => 0, 8 => 0, 14 => 0, 15 => 0, 16 => 0] as $id => $paid) {
+    $db->execute("INSERT INTO ps_order_state (id_order_state, paid) VALUES ($id, $paid)");
+}
+$old = date('Y-m-d H:i:s', time() - 90000);
+$new = date('Y-m-d H:i:s', time() - 60);
+$db->execute("INSERT INTO ps_orders (id_order, reference, id_customer, current_state, module, date_add) VALUES
+    (1, 'AAAAAAAAA', 1, 14, 'cryptocheckout', '$old'), (2, 'BBBBBBBBB', 1, 14, 'cryptocheckout', '$old'),
+    (3, 'CCCCCCCCC', 1, 14, 'cryptocheckout', '$new'), (4, 'DDDDDDDDD', 1, 14, 'ps_wirepayment', '$old'),
+    (5, 'EEEEEEEEE', 1, 6, 'cryptocheckout', '$old')");
+$repository->add(2, CryptoCheckout\\PrestaShop\\Vendor\\Client\\Kernel\\StoredCheckout::fromArray([
+    'transaction_code' => 'cccccccc-0000-4000-8000-000000000002', 'checkout_url' => 'https://pay.example/pay/x', 'service_url' => 'https://pay.example',
+    'fiat_amount' => '10.00', 'fiat_currency' => 'EUR', 'wallet_address' => '0xabc', 'wallet_currency' => 'USDC', 'wallet_network' => 'POLYGON', 'created_at' => time(),
+]));
+$db->execute("INSERT INTO ps_customer_thread (id_customer_thread, id_order) VALUES (1, 1)");
+$db->execute("INSERT INTO ps_customer_message (id_customer_thread, id_employee, message, date_add, private) VALUES
+    (1, 0, 'Crypto Checkout: second', '2026-11-20 10:00:05', 1), (1, 0, 'Where is my parcel?', '2026-11-20 10:00:06', 0),
+    (1, 3, 'Crypto Checkout: typed by an employee', '2026-11-20 10:00:07', 1)");
+$db->execute("INSERT INTO ps_message (id_order, message, private, date_add) VALUES (1, 'Crypto Checkout: first, written by 1.1', 1, '2026-11-20 10:00:01')");
+$states = [];
+foreach ([2, 3, 6, 8, 14, 15, 16] as $id) {
+    $states[$id] = CryptoCheckout\\PrestaShop\\OrderStates::toKernel($id);
+}
+echo json_encode([
+    'states' => $states,
+    'abandoned' => (new CryptoCheckout\\PrestaShop\\AbandonedOrders('cryptocheckout', $repository))->due(time()),
+    'notes' => CryptoCheckout\\PrestaShop\\OrderNotes::of(1),
+    'last' => CryptoCheckout\\PrestaShop\\OrderNotes::last(1),
+    'noNotes' => CryptoCheckout\\PrestaShop\\OrderNotes::of(2),
+]);`) as Record<string, unknown>;
+    expect(result.states).toEqual({
+      2: 'paid',
+      3: 'paid',
+      6: 'cancelled',
+      8: 'cancelled',
+      14: 'awaiting_payment',
+      15: 'underpaid',
+      16: 'late_payment_review',
+    });
+    // Old enough, awaiting, no checkout, this module's: order 1 only.
+    expect(result.abandoned).toEqual([1]);
+    expect(result.notes).toEqual([
+      { date: '2026-11-20 10:00:01', text: 'Crypto Checkout: first, written by 1.1' },
+      { date: '2026-11-20 10:00:05', text: 'Crypto Checkout: second' },
+    ]);
+    expect(result.last).toBe('Crypto Checkout: second');
+    expect(result.noNotes).toEqual([]);
+  });
+
+  it('finds a payment booked under the transaction code whatever its case (PrestaShopOrderPort::isPaymentBooked)', () => {
+    const result = run(`${install}
+$db = Db::getInstance();
+$db->execute("INSERT INTO ps_orders (id_order, reference, id_customer, current_state, module, date_add) VALUES (1, 'AAAAAAAAA', 1, 2, 'cryptocheckout', NOW()), (2, 'BBBBBBBBB', 1, 2, 'cryptocheckout', NOW())");
+$db->execute("INSERT INTO ps_order_payment (order_reference, amount, transaction_id, date_add) VALUES ('AAAAAAAAA', 10, 'CCCCCCCC-0000-4000-8000-000000000009', NOW())");
+$module = new class extends PaymentModule { public function __construct() {} };
+$port = new CryptoCheckout\\PrestaShop\\PrestaShopOrderPort($module, $repository);
+echo json_encode([
+    $port->isPaymentBooked('1', 'cccccccc-0000-4000-8000-000000000009'),
+    $port->isPaymentBooked('2', 'cccccccc-0000-4000-8000-000000000009'),
+    $port->isPaymentBooked('1', 'cccccccc-0000-4000-8000-000000000001'),
+]);`);
+    expect(result).toEqual([true, false, false]);
+  });
+});
