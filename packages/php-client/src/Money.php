@@ -122,6 +122,30 @@ final class Money
     }
 
     /**
+     * A fiat amount rounded half up to the currency's decimals, in its display form: "2680.50" JPY
+     * → "2681", "2680.49" JPY → "2680", "10.005" EUR → "10.01". For amounts another system
+     * computed with more decimals than the currency has (a converted invoice total).
+     *
+     * @param mixed $amount
+     * @throws MoneyException invalid_amount, negative, too_large, unsupported_currency
+     */
+    public static function roundFiatAmount($amount, string $currency): string
+    {
+        $scale = self::minorUnits($currency);
+        $canonical = self::parseDecimal($amount);
+        $places = self::decimalPlaces($canonical);
+        if ($places <= $scale) {
+            return self::normalizeFiatAmount($canonical, $currency);
+        }
+        $kept = substr($canonical, 0, strlen($canonical) - ($places - $scale));
+        $minor = self::toScaled(rtrim($kept, '.'), $scale, 'amount');
+        if ((int) $canonical[strlen($kept)] >= 5) {
+            $minor = self::addDigits($minor, '1');
+        }
+        return self::normalizeFiatAmount(self::scaledToDecimal($minor, $scale), $currency);
+    }
+
+    /**
      * Turns a JSON number or a numeric string into a canonical non-negative decimal string
      * ("12.5", "0.001", "100"). Strings must be plain decimals: no sign, spaces, exponent or separators.
      *
@@ -213,6 +237,35 @@ final class Money
             return '0';
         }
         return self::parseDecimal(self::scaledToDecimal(self::subtractDigits($left, $right), $scale));
+    }
+
+    /**
+     * $amount × $numerator ÷ $denominator, exactly, rounded half up to $decimals: an amount in
+     * one currency carried over at the ratio of two amounts in another (what 26.00 USD received
+     * for 25.00 USD due is worth of a 7000.00 PKR invoice: 7280.00).
+     *
+     * @param mixed $amount
+     * @param mixed $numerator
+     * @param mixed $denominator
+     * @throws MoneyException when one is not an amount, or the denominator is zero
+     */
+    public static function scaleByRatio($amount, $numerator, $denominator, int $decimals): string
+    {
+        $factors = [self::parseDecimal($amount), self::parseDecimal($numerator), self::parseDecimal($denominator)];
+        [$amountDigits, $numeratorDigits, $denominatorDigits] = array_map(static function (string $decimal): string {
+            return self::toScaled($decimal, self::decimalPlaces($decimal), 'amount');
+        }, $factors);
+        if ($denominatorDigits === '0') {
+            throw new MoneyException('invalid_amount', 'Cannot scale by a ratio whose denominator is zero.');
+        }
+        // Both sides as whole numbers: the decimals of each factor move to the other side.
+        $top = self::multiplyDigits($amountDigits, $numeratorDigits) . str_repeat('0', self::decimalPlaces($factors[2]) + $decimals);
+        $bottom = $denominatorDigits . str_repeat('0', self::decimalPlaces($factors[0]) + self::decimalPlaces($factors[1]));
+        [$quotient, $remainder] = self::divideDigits(self::stripLeadingZeros($top), $bottom);
+        if (self::compareDigits(self::addDigits($remainder, $remainder), $bottom) >= 0) {
+            $quotient = self::addDigits($quotient, '1');
+        }
+        return self::scaledToDecimal($quotient, $decimals);
     }
 
     /**
@@ -318,6 +371,41 @@ final class Money
             $difference = (string) ($digit + 10 * $borrow) . $difference;
         }
         return self::stripLeadingZeros($difference);
+    }
+
+    private static function multiplyDigits(string $a, string $b): string
+    {
+        $product = array_fill(0, strlen($a) + strlen($b), 0);
+        for ($i = strlen($a) - 1; $i >= 0; $i--) {
+            for ($j = strlen($b) - 1; $j >= 0; $j--) {
+                $at = $i + $j + 1;
+                $sum = $product[$at] + (int) $a[$i] * (int) $b[$j];
+                $product[$at] = $sum % 10;
+                $product[$at - 1] += intdiv($sum, 10);
+            }
+        }
+        return self::stripLeadingZeros(implode('', $product));
+    }
+
+    /**
+     * Long division of digit strings.
+     *
+     * @return array{0: string, 1: string} quotient and remainder
+     */
+    private static function divideDigits(string $dividend, string $divisor): array
+    {
+        $quotient = '';
+        $remainder = '0';
+        for ($i = 0, $length = strlen($dividend); $i < $length; $i++) {
+            $remainder = self::stripLeadingZeros($remainder . $dividend[$i]);
+            $digit = 0;
+            while (self::compareDigits($remainder, $divisor) >= 0) {
+                $remainder = self::subtractDigits($remainder, $divisor);
+                $digit++;
+            }
+            $quotient .= (string) $digit;
+        }
+        return [self::stripLeadingZeros($quotient), $remainder];
     }
 
     /** "1.25e+1" → "12.5"; "1e-2" → "0.01"; text without an exponent is returned unchanged. */

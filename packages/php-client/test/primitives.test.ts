@@ -14,6 +14,12 @@ describeEachPhp(
           body: JSON.stringify(input),
         },
       );
+    /** The MoneyException code `call` (a PHP expression using Money) fails with. */
+    const moneyErrorCode = (call: string) =>
+      run(`
+        use CryptoCheckout\\Client\\Money;
+        try { ${call}; echo json_encode(null); } catch (CryptoCheckout\\Client\\Exception\\MoneyException $e) { echo json_encode($e->getErrorCode()); }
+      `);
 
     describe('Keccak', () => {
       it('hashes the published vectors', async () => {
@@ -160,6 +166,43 @@ describeEachPhp(
           ]);
         `);
         expect(formatted).toEqual(['12.50', '0.005', '1500', '0.00', '12.50', '7.000', 0, 3, false]);
+      });
+
+      it('scales an amount by the ratio of two others exactly, rounded half up', async () => {
+        const scaled = await run(`
+          use CryptoCheckout\\Client\\Money;
+          echo json_encode([
+              Money::scaleByRatio('7000.00', '26.00', '25.00', 2),
+              Money::scaleByRatio('25', '1', '3', 2),
+              Money::scaleByRatio('25', '2', '3', 2),
+              Money::scaleByRatio('0.05', '1', '2', 1),
+              Money::scaleByRatio('0.15', '1', '2', 2),
+              Money::scaleByRatio('999999999999999.99', '3', '0.03', 2),
+              Money::scaleByRatio(12.5, '1', '1', 0),
+          ]);
+        `);
+        expect(scaled).toEqual(['7280.00', '8.33', '16.67', '0.0', '0.08', '99999999999999999.00', '13']);
+        const zero = await moneyErrorCode(`Money::scaleByRatio('1', '1', '0.00', 2)`);
+        expect(zero).toBe('invalid_amount');
+      });
+
+      it("rounds amounts computed with too many decimals half up to the currency's precision", async () => {
+        const rounded = await run(`
+          use CryptoCheckout\\Client\\Money;
+          echo json_encode([
+              Money::roundFiatAmount('2680.50', 'JPY'),
+              Money::roundFiatAmount(2680.49, 'JPY'),
+              Money::roundFiatAmount('999.5', 'KRW'),
+              Money::roundFiatAmount('10.005', 'EUR'),
+              Money::roundFiatAmount('9.995', 'EUR'),
+              Money::roundFiatAmount('0.004', 'USD'),
+              Money::roundFiatAmount('17.86', 'USD'),
+              Money::roundFiatAmount('7', 'KWD'),
+          ]);
+        `);
+        expect(rounded).toEqual(['2681', '2680', '1000', '10.01', '10.00', '0.00', '17.86', '7.000']);
+        const refused = await moneyErrorCode(`Money::roundFiatAmount('12.5', 'PKR')`);
+        expect(refused).toBe('unsupported_currency');
       });
 
       it('adds, compares and subtracts beyond the range of floats, exactly', async () => {

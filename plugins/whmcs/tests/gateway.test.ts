@@ -8,6 +8,7 @@ import {
   startSandboxService,
 } from '../../../packages/php-testkit/src/index.js';
 import { bootWhmcs, CALLBACK_PATH, php, startBridge, type Whmcs } from './harness/harness.js';
+import { DUE_SCENARIO_PHP } from './storage-scenarios.js';
 
 // The module in real PHP against the WHMCS harness and the real reference server: configuration,
 // the pay button and endpoint, webhooks delivered over HTTP through the bridge, the cron hook,
@@ -144,7 +145,7 @@ for (const version of PHP_VERSIONS) {
       whmcs.db = `/data/${version}-${++dbCount}.sqlite`;
       const settings = { ...SETTINGS, ...options.settings };
       return whmcs.driver<number>(`
-        harness_setup(${php(bridge.url)}, ['USD' => '1.00000', 'EUR' => '0.90000', 'JPY' => '150.00000']);
+        harness_setup(${php(bridge.url)}, ['USD' => '1.00000', 'EUR' => '0.90000', 'JPY' => '150.00000', 'PKR' => '280.00000']);
         $settings = json_decode(${php(JSON.stringify(settings))}, true);
         ${options.convertTo ? `$settings['convertto'] = (string) harness_currency_id(${php(options.convertTo)});` : ''}
         $saved = harness_save_gateway($settings);
@@ -221,6 +222,16 @@ for (const version of PHP_VERSIONS) {
         await then(invoiceId, code);
       });
       return { invoiceId, code };
+    }
+
+    /** Pays the checkout in full on the service and waits for its webhook to pay the invoice. */
+    async function payInFull(invoiceId: number, code: string): Promise<InvoiceState> {
+      await service.pay(code, 'full');
+      return waitFor(
+        () => invoiceState(invoiceId),
+        (s) => s.invoice.status === 'Paid',
+        'the webhook to pay the invoice',
+      );
     }
 
     function pressPay(fields: FormFields, accept = 'text/html') {
@@ -425,7 +436,7 @@ for (const version of PHP_VERSIONS) {
         expect(await service.transaction(code)).toMatchObject({
           fiat_amount: 25,
           fiat_currency: 'EUR',
-          external_reference: `whmcs-invoice-${invoiceId}`,
+          external_reference: `Invoice #${invoiceId}`,
           wallet_address: WALLET,
           wallet_network: 'POLYGON',
           status: 'pending',
@@ -482,26 +493,58 @@ for (const version of PHP_VERSIONS) {
         expect(JSON.parse(response.body).error).toMatch(/changed/);
       });
 
-      it('honours "Convert To For Processing": charges the converted amount, pays the invoice in its own currency', async () => {
-        const invoiceId = await install({ clientCurrency: 'EUR', total: '25.00', convertTo: 'USD' });
-        const fields = formFields(await viewInvoice(invoiceId));
-        expect(fields).toMatchObject({
-          amount: '27.78',
-          currency: 'USD',
-          base_amount: '25.00',
-          base_currency: 'EUR',
+      // "Convert To For Processing": the client is charged the converted amount, rounded half up to
+      // the currency's decimals (WHMCS hands over two whatever the currency: 17.87 USD × 150 =
+      // "2680.50" JPY); the invoice is paid in its own currency, even one the service does not take.
+      it.each([
+        { invoice: ['25.00', 'EUR'], convertTo: 'USD', charged: ['27.78', 'USD'], booked: '25.00' },
+        { invoice: ['5000.00', 'PKR'], convertTo: 'USD', charged: ['17.86', 'USD'], booked: '5000.00' },
+        { invoice: ['17.87', 'USD'], convertTo: 'JPY', charged: ['2681', 'JPY'], booked: '17.87' },
+      ])('honours "Convert To For Processing": $invoice.1 invoice charged in $convertTo, paid in $invoice.1', async ({
+        invoice: [total, clientCurrency],
+        convertTo,
+        charged: [amount, currency],
+        booked,
+      }) => {
+        const invoiceId = await install({ clientCurrency, total, convertTo });
+        const html = await viewInvoice(invoiceId);
+        expect(html).not.toContain('cannot be taken');
+        expect(formFields(html)).toMatchObject({
+          amount,
+          currency,
+          base_amount: String(Number(total)),
+          base_currency: clientCurrency,
         });
         const { code } = await startCheckout(invoiceId);
-        expect(await service.transaction(code)).toMatchObject({ fiat_amount: 27.78, fiat_currency: 'USD' });
-        await service.pay(code, 'full');
-        const state = await waitFor(
-          () => invoiceState(invoiceId),
-          (s) => s.invoice.status === 'Paid',
-          'the webhook to pay the invoice',
-        );
+        expect(await service.transaction(code)).toMatchObject({
+          fiat_amount: Number(amount),
+          fiat_currency: currency,
+        });
+        expect((await moduleRows())[0]).toMatchObject({ invoice_currency: clientCurrency });
+        const state = await payInFull(invoiceId, code);
         expect(state.payments).toEqual([
-          expect.objectContaining({ transid: code, amountin: '25.00', gateway: 'cryptocheckout' }),
+          expect.objectContaining({ transid: code, amountin: booked, gateway: 'cryptocheckout' }),
         ]);
+      });
+
+      it('rounds a converted amount WHMCS passes as a float (2680.5 JPY) the same way', async () => {
+        const invoiceId = await install({ clientCurrency: 'USD', total: '17.87', convertTo: 'JPY' });
+        const html = await whmcs.driver<string>(`
+          harness_load_module();
+          $params = harness_link_params(${invoiceId});
+          $params['amount'] = 2680.5;
+          echo json_encode(cryptocheckout_link($params));
+        `);
+        expect(formFields(html)).toMatchObject({ amount: '2681', currency: 'JPY', base_amount: '17.87' });
+      });
+
+      it('shows the client the invoice number they know on the payment page', async () => {
+        const invoiceId = await install();
+        await whmcs.driver(
+          `WHMCS\\Database\\Capsule::table('tblinvoices')->where('id', ${invoiceId})->update(['invoicenum' => '2026-0042']); echo json_encode(true);`,
+        );
+        const { code } = await startCheckout(invoiceId);
+        expect(await service.transaction(code)).toMatchObject({ external_reference: 'Invoice #2026-0042' });
       });
 
       it('pays the invoice instead of opening a second checkout when the expired one was paid at the service (webhook lost)', async () => {
@@ -730,30 +773,7 @@ for (const version of PHP_VERSIONS) {
           $gateway = new CryptoCheckout\\Whmcs\\Gateway(getGatewayVariables('cryptocheckout'));
           $store = $gateway->store();
           $now = time();
-          $checked = [null, $now - 30, $now - 120, $now - 900, $now - 5000];
-          $expires = [$now + 1800, $now - 1800, $now - 30 * 3600];
-          $resolutions = [null, null, null, 'booked', 'flagged'];
-          $n = 0;
-          foreach ($checked as $c) {
-            foreach ($expires as $e) {
-              foreach ([0, 1] as $r) {
-                $n++;
-                $store->insert([
-                  'invoice_id' => 1000 + $n, 'transaction_code' => sprintf('00000000-0000-4000-8000-%012d', $n),
-                  'checkout_url' => 'x', 'service_url' => 'x', 'fiat_amount' => '1.00', 'fiat_currency' => 'EUR',
-                  'invoice_amount' => '1.00', 'invoice_currency' => 'EUR', 'wallet_address' => 'x', 'wallet_currency' => 'USDC',
-                  'wallet_network' => 'POLYGON', 'state' => 'awaiting_payment',
-                  'expires_at' => TransactionStore::time($e), 'watch_until' => TransactionStore::time(StoredCheckout::watchDeadline($e)),
-                  'checked_at' => TransactionStore::time($c), 'resolution' => $resolutions[($n * 7) % 5],
-                  'created_at' => TransactionStore::time($now - 7200 + $n * 60),
-                ]);
-              }
-            }
-          }
-          $entries = [];
-          foreach (WHMCS\\Database\\Capsule::table(TransactionStore::TABLE)->get() as $row) {
-            $entries[] = [(string) $row->invoice_id, StoredCheckout::fromArray($row)];
-          }
+          ${DUE_SCENARIO_PHP}
           $policy = new PollPolicy(7);
           echo json_encode(['port' => $gateway->port()->dueCheckouts($policy, $now), 'reference' => $policy->select($entries, $now)]);
         `);
@@ -837,10 +857,52 @@ for (const version of PHP_VERSIONS) {
           expect((await moduleRows()).map((row) => row.state)).toEqual(['underpaid']);
           const again = await pressPay(formFields(await viewInvoice(invoiceId)), 'application/json');
           expect(again.status).toBe(409);
-          expect(JSON.parse(again.body).error).toMatch(/contact us/);
+          // Paid in part while the window was open: never described as late.
+          expect(JSON.parse(again.body).error).toBe(
+            'Part of the payment for this invoice has arrived and its payment window has closed. Please contact us to settle the rest.',
+          );
           expect(await moduleRows()).toHaveLength(1);
           expect((await invoiceState(invoiceId)).notes).toHaveLength(1);
         });
+      });
+
+      it("books an overpayment at the checkout's rate: WHMCS credits the excess to the client, and the admin gets a note", async () => {
+        const invoiceId = await install();
+        const { code } = await startCheckout(invoiceId);
+        await service.pay(code, 'over');
+        const state = await waitFor(
+          () => invoiceState(invoiceId),
+          (s) => s.invoice.status === 'Paid',
+          'the webhook to pay the invoice',
+        );
+        const tx = await service.transaction(code);
+        const cents = (usd: unknown) =>
+          BigInt(
+            String(usd)
+              .replace('.', '')
+              .replace(/^0+(?=\d)/, ''),
+          );
+        const [received, due] = [
+          cents(Number(tx.received_usd).toFixed(2)),
+          cents(Number(tx.amount_in_usd).toFixed(2)),
+        ];
+        expect(received > due).toBe(true);
+        // 25.00 EUR × received ÷ due, half up, in cents.
+        const booked = (2500n * received * 2n + due) / (2n * due);
+        const text = (value: bigint) => `${value / 100n}.${String(value % 100n).padStart(2, '0')}`;
+        expect(state.payments).toEqual([expect.objectContaining({ transid: code, amountin: text(booked) })]);
+        expect(results(state)).toEqual(['Success (overpaid)']);
+        const client = await whmcs.driver<{ credit: string }>(
+          `echo json_encode(WHMCS\\Database\\Capsule::table('tblclients')->first());`,
+        );
+        expect(client.credit).toBe(text(booked - 2500n));
+        expect(state.notes.map((note) => note.note)).toEqual([
+          expect.stringMatching(
+            new RegExp(
+              `^Invoice #${invoiceId}: .*transaction ${code} paid .* USD where .* USD was due.* ${text(booked - 2500n).replace('.', '\\.')} EUR above the invoice amount to the client's credit balance`,
+            ),
+          ),
+        ]);
       });
 
       it('pays the invoice on the cron when a checkout it had given up as expired is paid late and the webhook is lost', async () => {
@@ -872,9 +934,11 @@ for (const version of PHP_VERSIONS) {
         await service.pay(code, 'full');
         const state = await waitFor(
           () => invoiceState(invoiceId),
-          (s) => results(s).includes('Late Payment'),
+          (s) => results(s).includes('Paid on Cancelled Invoice'),
           'the review note',
         );
+        // Paid in time, on an invoice cancelled meanwhile: not a late payment.
+        expect(results(state)).toEqual(['Paid on Cancelled Invoice']);
         expect(state.invoice.status).toBe('Cancelled');
         expect(state.payments).toEqual([]);
         expect(state.notes.map((note) => note.note)).toEqual([
@@ -1047,6 +1111,22 @@ for (const version of PHP_VERSIONS) {
           echo json_encode(['version' => $store->setting('schema_version'), 'tables' => [$schema->hasTable('mod_cryptocheckout_transactions'), $schema->hasTable('mod_cryptocheckout_settings')]]);
         `);
         expect(created).toEqual({ version: '2', tables: [true, true] });
+      });
+
+      it('tries the first use again when a schema change fails while another request holds the database', async () => {
+        await install();
+        const created = await whmcs.driver<{ failures: number; version: string | null; tables: boolean[] }>(`
+          ${AUTOLOAD}
+          $failures = 0;
+          harness_before_schema_change(function () use (&$failures) {
+            $failures++;
+            throw new PDOException('SQLSTATE[HY000]: General error: 5 database is locked');
+          });
+          $store = new CryptoCheckout\\Whmcs\\TransactionStore();
+          $schema = WHMCS\\Database\\Capsule::schema();
+          echo json_encode(['failures' => $failures, 'version' => $store->setting('schema_version'), 'tables' => [$schema->hasTable('mod_cryptocheckout_transactions'), $schema->hasTable('mod_cryptocheckout_settings')]]);
+        `);
+        expect(created).toEqual({ failures: 1, version: '2', tables: [true, true] });
       });
     });
   });

@@ -1,5 +1,6 @@
 <?php
-// Test harness (WHMCS 8.13): Illuminate\Database\Schema\ColumnDefinition subset.
+// Test harness (WHMCS 8.13): Illuminate\Database\Schema\ColumnDefinition subset. The modifiers
+// come in the order Laravel's MySqlGrammar writes them (null / not null, then default).
 
 namespace WHMCS\Database;
 
@@ -67,9 +68,10 @@ final class ColumnDefinition
         return $this->indexed;
     }
 
-    public function toSql(): string
+    /** @param string $quote '"' on SQLite, '`' on MySQL */
+    public function toSql(string $quote = '"'): string
     {
-        $sql = '"' . $this->name . '" ' . $this->type;
+        $sql = $quote . $this->name . $quote . ' ' . $this->type;
         if (strpos($this->type, 'PRIMARY KEY') === false) {
             $sql .= $this->nullable ? ' NULL' : ' NOT NULL';
         }

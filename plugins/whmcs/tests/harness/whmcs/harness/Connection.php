@@ -1,5 +1,6 @@
 <?php
-// Test harness (WHMCS 8.13): Illuminate\Database\Connection subset.
+// Test harness (WHMCS 8.13): Illuminate\Database\Connection subset. On MySQL (Capsule::bootMysql)
+// names are quoted with backticks and transactions are PDO's, as in Laravel's MySqlConnection.
 
 namespace WHMCS\Database;
 
@@ -9,10 +10,27 @@ final class Connection
     private $pdo;
     /** @var int */
     private $depth = 0;
+    /** @var bool */
+    private $mysql;
 
     public function __construct(\PDO $pdo)
     {
         $this->pdo = $pdo;
+        $this->mysql = $pdo->getAttribute(\PDO::ATTR_DRIVER_NAME) === 'mysql';
+    }
+
+    public function isMysql(): bool
+    {
+        return $this->mysql;
+    }
+
+    /** A table or column name quoted for the driver: "name" on SQLite, `name` on MySQL. */
+    public function wrap(string $name): string
+    {
+        if (preg_match('/\A[A-Za-z_][A-Za-z0-9_]*\z/', $name) !== 1) {
+            throw new \InvalidArgumentException('Invalid identifier ' . $name);
+        }
+        return $this->mysql ? '`' . $name . '`' : '"' . $name . '"';
     }
 
     public function getPdo(): \PDO
@@ -27,7 +45,9 @@ final class Connection
 
     public function beginTransaction(): void
     {
-        if ($this->depth === 0) {
+        if ($this->depth === 0 && $this->mysql) {
+            $this->pdo->beginTransaction();
+        } elseif ($this->depth === 0) {
             // IMMEDIATE takes SQLite's write lock at once, as InnoDB's row locks would on MySQL.
             $this->pdo->exec('BEGIN IMMEDIATE');
         }
@@ -38,14 +58,14 @@ final class Connection
     {
         $this->depth--;
         if ($this->depth === 0) {
-            $this->pdo->exec('COMMIT');
+            $this->mysql ? $this->pdo->commit() : $this->pdo->exec('COMMIT');
         }
     }
 
     public function rollBack(): void
     {
         $this->depth = 0;
-        $this->pdo->exec('ROLLBACK');
+        $this->mysql ? $this->pdo->rollBack() : $this->pdo->exec('ROLLBACK');
     }
 
     /** @return mixed */

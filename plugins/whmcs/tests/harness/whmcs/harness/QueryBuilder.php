@@ -1,5 +1,7 @@
 <?php
-// Test harness (WHMCS 8.13): Illuminate\Database\Query\Builder subset.
+// Test harness (WHMCS 8.13): Illuminate\Database\Query\Builder subset. On MySQL, as Laravel's
+// MySqlGrammar: backtick-quoted names, lockForUpdate() as "FOR UPDATE", and update()/delete()
+// returning PDO's row count, which MySQL gives as the rows changed (see Capsule::bootMysql).
 
 namespace WHMCS\Database;
 
@@ -21,12 +23,14 @@ final class QueryBuilder
     private $orders = [];
     /** @var int|null */
     private $limit;
+    /** @var bool */
+    private $lock = false;
 
     public function __construct(Connection $connection, string $table)
     {
         $this->connection = $connection;
         $this->tableName = $table;
-        $this->table = self::identifier($table);
+        $this->table = $this->identifier($table);
     }
 
     /**
@@ -56,12 +60,12 @@ final class QueryBuilder
 
     public function whereNull(string $column): self
     {
-        return $this->push('AND', self::identifier($column) . ' IS NULL', []);
+        return $this->push('AND', $this->identifier($column) . ' IS NULL', []);
     }
 
     public function whereNotNull(string $column): self
     {
-        return $this->push('AND', self::identifier($column) . ' IS NOT NULL', []);
+        return $this->push('AND', $this->identifier($column) . ' IS NOT NULL', []);
     }
 
     /**
@@ -90,9 +94,9 @@ final class QueryBuilder
             throw new \InvalidArgumentException('Unsupported operator ' . $operator);
         }
         if ($value === null) {
-            return $this->push($boolean, self::identifier($column) . ($operator === '=' ? ' IS NULL' : ' IS NOT NULL'), []);
+            return $this->push($boolean, $this->identifier($column) . ($operator === '=' ? ' IS NULL' : ' IS NOT NULL'), []);
         }
-        return $this->push($boolean, self::identifier($column) . ' ' . $operator . ' ?', [$value]);
+        return $this->push($boolean, $this->identifier($column) . ' ' . $operator . ' ?', [$value]);
     }
 
     /** @param array<int, mixed> $bindings */
@@ -111,12 +115,12 @@ final class QueryBuilder
         if ($values === []) {
             return $this->push('AND', '0 = 1', []);
         }
-        return $this->push('AND', self::identifier($column) . ' IN (' . implode(', ', array_fill(0, count($values), '?')) . ')', array_values($values));
+        return $this->push('AND', $this->identifier($column) . ' IN (' . implode(', ', array_fill(0, count($values), '?')) . ')', array_values($values));
     }
 
     public function orderBy(string $column, string $direction = 'asc'): self
     {
-        $this->orders[] = self::identifier($column) . (strtolower($direction) === 'desc' ? ' DESC' : ' ASC');
+        $this->orders[] = $this->identifier($column) . (strtolower($direction) === 'desc' ? ' DESC' : ' ASC');
         return $this;
     }
 
@@ -131,16 +135,17 @@ final class QueryBuilder
         return $this->limit($limit);
     }
 
-    /** No-op on SQLite, whose write transactions already serialise (Connection::beginTransaction). */
+    /** FOR UPDATE on MySQL; a no-op on SQLite, whose write transactions already serialise (Connection::beginTransaction). */
     public function lockForUpdate(): self
     {
+        $this->lock = $this->connection->isMysql();
         return $this;
     }
 
     public function get(): Collection
     {
         $sql = 'SELECT * FROM ' . $this->table . $this->whereSql() . $this->orderSql()
-            . ($this->limit !== null ? ' LIMIT ' . (int) $this->limit : '');
+            . ($this->limit !== null ? ' LIMIT ' . (int) $this->limit : '') . ($this->lock ? ' FOR UPDATE' : '');
         return new Collection($this->connection->statement($sql, $this->bindings)->fetchAll(\PDO::FETCH_OBJ));
     }
 
@@ -180,7 +185,7 @@ final class QueryBuilder
     /** @param array<string, mixed> $values */
     public function insertGetId(array $values): int
     {
-        $columns = array_map([self::class, 'identifier'], array_keys($values));
+        $columns = array_map([$this, 'identifier'], array_keys($values));
         $sql = 'INSERT INTO ' . $this->table . ' (' . implode(', ', $columns) . ') VALUES ('
             . implode(', ', array_fill(0, count($values), '?')) . ')';
         $this->connection->statement($sql, array_values($values));
@@ -195,7 +200,7 @@ final class QueryBuilder
     {
         $sets = [];
         foreach (array_keys($values) as $column) {
-            $sets[] = self::identifier($column) . ' = ?';
+            $sets[] = $this->identifier($column) . ' = ?';
         }
         $sql = 'UPDATE ' . $this->table . ' SET ' . implode(', ', $sets) . $this->whereSql();
         return $this->connection->statement($sql, array_merge(array_values($values), $this->bindings))->rowCount();
@@ -216,11 +221,8 @@ final class QueryBuilder
         return $this->orders === [] ? '' : ' ORDER BY ' . implode(', ', $this->orders);
     }
 
-    private static function identifier(string $name): string
+    private function identifier(string $name): string
     {
-        if (preg_match('/\A[A-Za-z_][A-Za-z0-9_]*\z/', $name) !== 1) {
-            throw new \InvalidArgumentException('Invalid identifier ' . $name);
-        }
-        return '"' . $name . '"';
+        return $this->connection->wrap($name);
     }
 }

@@ -89,7 +89,9 @@ function harness_create_invoice(int $userId, string $total): int
 /**
  * The parameters WHMCS passes to _link on the invoice page: the gateway settings, the balance in the
  * client's currency, or, with "Convert To For Processing", converted to that currency with the
- * original kept in basecurrencyamount / basecurrency.
+ * original kept in basecurrencyamount / basecurrency. Amounts come in WHMCS's "xxx.xx" format
+ * (https://developers.whmcs.com/payment-gateways/third-party-gateway/), two decimals whatever the
+ * currency: 17.87 USD converted to JPY is "2680.50". invoicenum is the number printed on the invoice.
  *
  * @return array<string, mixed>
  */
@@ -108,10 +110,12 @@ function harness_link_params(int $invoiceId): array
         $amount = number_format(convertCurrency($amount, $clientCurrency, $convertTo), 2, '.', '');
         $currency = (string) Capsule::table('tblcurrencies')->where('id', $convertTo)->value('code');
     }
+    // The number printed on the invoice: the custom one with sequential paid-invoice numbering, else the id.
+    $number = $invoice['invoicenum'] !== '' ? $invoice['invoicenum'] : (string) $invoiceId;
     return $params + [
         'invoiceid' => $invoiceId,
-        'invoicenum' => '',
-        'description' => $params['companyname'] . ' - Invoice #' . $invoiceId,
+        'invoicenum' => $number,
+        'description' => $params['companyname'] . ' - Invoice #' . $number,
         'amount' => $amount,
         'currency' => $currency,
         'clientdetails' => $client['client'],

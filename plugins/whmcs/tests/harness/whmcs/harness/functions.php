@@ -96,7 +96,7 @@ function localAPI($command, $values = [], $adminUser = '')
             return [
                 'result' => 'success',
                 'invoiceid' => (string) $invoice->id,
-                'invoicenum' => '',
+                'invoicenum' => (string) $invoice->invoicenum,
                 'userid' => (string) $invoice->userid,
                 'date' => $invoice->date,
                 'duedate' => $invoice->duedate,
@@ -133,6 +133,7 @@ function localAPI($command, $values = [], $adminUser = '')
                 'phonenumber' => '',
                 'currency' => (string) $client->currency,
                 'currency_code' => $currency->code,
+                'credit' => $client->credit,
             ];
             return ['result' => 'success', 'client' => $details] + $details;
         case 'addclientnote':
@@ -197,8 +198,8 @@ function harness_install_schema(): void
     $pdo = Capsule::connection()->getPdo();
     $pdo->exec('CREATE TABLE tblconfiguration (setting VARCHAR(64) PRIMARY KEY, value TEXT NOT NULL)');
     $pdo->exec('CREATE TABLE tblcurrencies (id INTEGER PRIMARY KEY AUTOINCREMENT, code VARCHAR(3) NOT NULL, prefix TEXT, suffix TEXT, format INTEGER DEFAULT 1, rate TEXT NOT NULL, "default" INTEGER DEFAULT 0)');
-    $pdo->exec('CREATE TABLE tblclients (id INTEGER PRIMARY KEY AUTOINCREMENT, firstname TEXT, lastname TEXT, email TEXT, currency INTEGER NOT NULL)');
-    $pdo->exec('CREATE TABLE tblinvoices (id INTEGER PRIMARY KEY AUTOINCREMENT, userid INTEGER NOT NULL, date TEXT, duedate TEXT, datepaid TEXT, total TEXT NOT NULL, status VARCHAR(20) NOT NULL, paymentmethod TEXT, notes TEXT)');
+    $pdo->exec('CREATE TABLE tblclients (id INTEGER PRIMARY KEY AUTOINCREMENT, firstname TEXT, lastname TEXT, email TEXT, currency INTEGER NOT NULL, credit TEXT NOT NULL DEFAULT \'0.00\')');
+    $pdo->exec('CREATE TABLE tblinvoices (id INTEGER PRIMARY KEY AUTOINCREMENT, invoicenum TEXT NOT NULL DEFAULT \'\', userid INTEGER NOT NULL, date TEXT, duedate TEXT, datepaid TEXT, total TEXT NOT NULL, status VARCHAR(20) NOT NULL, paymentmethod TEXT, notes TEXT)');
     $pdo->exec('CREATE TABLE tblaccounts (id INTEGER PRIMARY KEY AUTOINCREMENT, userid INTEGER, currency INTEGER, gateway TEXT, date TEXT, description TEXT, amountin TEXT, fees TEXT, amountout TEXT, rate TEXT, transid TEXT, invoiceid INTEGER)');
     $pdo->exec('CREATE TABLE tblgatewaylog (id INTEGER PRIMARY KEY AUTOINCREMENT, date TEXT, gateway TEXT, data TEXT, result TEXT)');
     $pdo->exec('CREATE TABLE tblactivitylog (id INTEGER PRIMARY KEY AUTOINCREMENT, date TEXT, description TEXT, user TEXT, userid INTEGER)');

@@ -2,7 +2,9 @@
 // Test harness (WHMCS 8.13): includes/invoicefunctions.php, addInvoicePayment as the callback
 // documentation describes it: records the transaction, marks the invoice Paid once its balance
 // reaches zero, and runs the AddInvoicePayment and InvoicePaid hooks; an unknown or Cancelled
-// invoice takes no payment (false).
+// invoice takes no payment (false). What a payment brings above the balance is added to the
+// client's credit balance ("Credits are automatically issued to a customers account balance when
+// an invoice overpayment occurs", https://docs.whmcs.com/Credit/Prefunding).
 
 use WHMCS\Database\Capsule;
 
@@ -28,7 +30,13 @@ function addInvoicePayment($invoiceId, $transactionId, $amount = '', $fees = 0, 
         'invoiceid' => (int) $invoice->id,
     ]);
     run_hook('AddInvoicePayment', ['invoiceid' => (int) $invoice->id]);
-    if ($invoice->status === 'Unpaid' && round((float) $invoice->total - harness_amount_paid((int) $invoice->id), 2) <= 0) {
+    $remaining = round((float) $invoice->total - harness_amount_paid((int) $invoice->id), 2);
+    if ($invoice->status === 'Unpaid' && $remaining < 0) {
+        $client = Capsule::table('tblclients')->where('id', (int) $invoice->userid)->first();
+        Capsule::table('tblclients')->where('id', (int) $invoice->userid)
+            ->update(['credit' => number_format((float) $client->credit - $remaining, 2, '.', '')]);
+    }
+    if ($invoice->status === 'Unpaid' && $remaining <= 0) {
         Capsule::table('tblinvoices')->where('id', (int) $invoice->id)->update([
             'status' => 'Paid',
             'datepaid' => date('Y-m-d H:i:s'),

@@ -4,11 +4,13 @@ declare(strict_types=1);
 
 namespace CryptoCheckout\Whmcs;
 
+use CryptoCheckout\Whmcs\Vendor\Client\Exception\MoneyException;
 use CryptoCheckout\Whmcs\Vendor\Client\Kernel\Decision;
 use CryptoCheckout\Whmcs\Vendor\Client\Kernel\OrderPort;
 use CryptoCheckout\Whmcs\Vendor\Client\Kernel\OrderState;
 use CryptoCheckout\Whmcs\Vendor\Client\Kernel\PollPolicy;
 use CryptoCheckout\Whmcs\Vendor\Client\Kernel\StoredCheckout;
+use CryptoCheckout\Whmcs\Vendor\Client\Money;
 
 /**
  * WHMCS as the kernel sees it. The "order" is the invoice (its id as a string); its checkouts are
@@ -32,8 +34,10 @@ final class InvoicePort implements OrderPort
     /** Checkout states that put the invoice on hold, strongest first. */
     private const HOLD_STATES = [OrderState::LATE_PAYMENT_REVIEW, OrderState::UNDERPAID];
 
-    /** Gateway Log results of what notifyOwner() reports. */
+    /** Gateway Log results of what notifyOwner() reports, by the decision's reason, else its action. */
     private const OWNER_RESULTS = [
+        'settled_after_cancel' => 'Paid on Cancelled Invoice',
+        'settled_replaced' => 'Paid for Changed Invoice',
         Decision::HOLD_LATE_PAYMENT => 'Late Payment',
         Decision::REJECT_MISMATCH => 'Ignored: mismatch',
         Decision::FLAG_EXTRA_PAYMENT => 'Extra Payment',
@@ -169,12 +173,57 @@ final class InvoicePort implements OrderPort
         if ($row === null) {
             throw new \RuntimeException('No stored checkout has transaction code ' . $code);
         }
-        $this->ledger->addPayment((int) $orderId, $code, (string) $row->invoice_amount);
-        $this->ledger->log($decision->isLate() ? 'Success (late payment)' : 'Success', $this->details($orderId, $decision));
+        $invoiceAmount = (string) $row->invoice_amount;
+        $booked = self::receivedInInvoiceCurrency($invoiceAmount, $decision);
+        $this->ledger->addPayment((int) $orderId, $code, $booked);
+        $overpaid = Money::compare($booked, $invoiceAmount) > 0;
+        $details = $this->details($orderId, $decision) + ['booked' => $booked . ' ' . (string) $row->invoice_currency];
+        $this->ledger->log($decision->isLate() ? 'Success (late payment)' : ($overpaid ? 'Success (overpaid)' : 'Success'), $details);
         if ($decision->isLate()) {
             // Paid after the checkout had expired: worth a look before anything is provisioned.
             $this->ledger->adminNote((int) $orderId, $decision->note);
         }
+        if ($overpaid) {
+            $this->ledger->adminNote((int) $orderId, sprintf(
+                'Crypto Checkout: transaction %s paid %s USD where %s USD was due. The payment is recorded as %s %s; WHMCS adds the %s %s above the invoice amount to the client\'s credit balance (Manage Credits). Refund it from there if the client asks.',
+                $code,
+                self::twoDecimals($decision->receivedUsd()),
+                self::twoDecimals($decision->lookup['amount_in_usd']),
+                $booked,
+                (string) $row->invoice_currency,
+                self::twoDecimals(Money::subtractAtLeastZero($booked, $invoiceAmount)),
+                (string) $row->invoice_currency
+            ));
+        }
+    }
+
+    /**
+     * An amount with two decimals, as WHMCS shows every amount ("2.5" → "2.50").
+     *
+     * @param mixed $amount
+     */
+    private static function twoDecimals($amount): string
+    {
+        return Money::scaleByRatio($amount, '1', '1', 2);
+    }
+
+    /**
+     * What the client paid, in the invoice's currency at the checkout's own rate (the USD value the
+     * service locked when the checkout was created): the invoice amount, or more when more than was
+     * due arrived. Two decimals, as WHMCS keeps every amount.
+     */
+    private static function receivedInInvoiceCurrency(string $invoiceAmount, Decision $decision): string
+    {
+        $due = $decision->lookup['amount_in_usd'] ?? null;
+        try {
+            if ($due === null || Money::compare($due, '0') <= 0 || Money::compare($decision->receivedUsd(), $due) <= 0) {
+                return $invoiceAmount;
+            }
+            $received = Money::scaleByRatio($invoiceAmount, $decision->receivedUsd(), $due, 2);
+        } catch (MoneyException $error) {
+            return $invoiceAmount;
+        }
+        return Money::compare($received, $invoiceAmount) > 0 ? $received : $invoiceAmount;
     }
 
     public function changeOrderState(string $orderId, string $state, Decision $decision): void
@@ -197,7 +246,8 @@ final class InvoicePort implements OrderPort
         if (!$this->store->update($decision->transactionCode(), ['notified_action' => $decision->action], 'notified_action', $decision->action)) {
             return;
         }
-        $this->ledger->log(self::OWNER_RESULTS[$decision->action] ?? 'Review', $this->details($orderId, $decision));
+        $result = self::OWNER_RESULTS[$decision->reason] ?? self::OWNER_RESULTS[$decision->action] ?? 'Review';
+        $this->ledger->log($result, $this->details($orderId, $decision));
         $this->ledger->adminNote((int) $orderId, $decision->note);
     }
 

@@ -32,13 +32,20 @@ final class PayButton
         $currency = strtoupper((string) ($params['currency'] ?? ''));
         $baseCurrency = strtoupper((string) ($params['basecurrency'] ?? $currency));
         try {
-            $amount = Money::normalizeFiatAmount((string) ($params['amount'] ?? ''), $currency);
-            $baseAmount = Money::normalizeFiatAmount((string) ($params['basecurrencyamount'] ?? $params['amount'] ?? ''), $baseCurrency);
+            // What the client pays: WHMCS's amount, converted with "Convert To For Processing",
+            // which WHMCS gives with two decimals whatever the currency has (2680.50 JPY).
+            $amount = Money::roundFiatAmount($params['amount'] ?? '', $currency);
         } catch (MoneyException $error) {
             return '<p class="cryptocheckout-unavailable">' . Html::escape(sprintf(
                 'Crypto payments cannot be taken in %s. Please choose another payment method.',
                 $currency
             )) . '</p>';
+        }
+        try {
+            // What the invoice is credited, in its own currency, which the service need not take.
+            $baseAmount = Money::parseDecimal($params['basecurrencyamount'] ?? $params['amount'] ?? '');
+        } catch (MoneyException $error) {
+            return '<p class="cryptocheckout-unavailable">Crypto payments are not available for this invoice. Please choose another payment method.</p>';
         }
 
         try {

@@ -11,8 +11,9 @@ use WHMCS\Database\Capsule;
  * The module's own tables, through WHMCS's database layer: mod_cryptocheckout_transactions (every
  * checkout of every invoice, several per invoice over time) and mod_cryptocheckout_settings (the
  * signing key, the schema version and the per-invoice claim markers). Created on first use, and
- * brought up to date on first use after an upgrade; two requests doing that at once is expected
- * (WHMCS serves many at a time), so "already exists" is caught and the table checked again.
+ * brought up to date on first use after an upgrade; many requests doing that at once is expected
+ * (WHMCS serves many at a time), so "already exists" is caught and the table checked again, and a
+ * step that fails while another request holds the database is tried again.
  *
  * Times are stored as "Y-m-d H:i:s" in UTC, so that they compare as text the same way in MySQL
  * and SQLite (the poll's query filters and orders on them).
@@ -31,17 +32,50 @@ final class TransactionStore
     /** @var bool */
     private static $ready = false;
 
+    /** Attempts at bringing the schema up to date while other requests do the same. */
+    private const SCHEMA_ATTEMPTS = 5;
+
     public function __construct()
     {
         if (!self::$ready) {
-            $this->ensureSchema();
+            $this->ensureSchemaAlongsideOthers();
             self::$ready = true;
+        }
+    }
+
+    /**
+     * The first requests after an install or upgrade all find the schema missing and change it at
+     * once. Every step tolerates another request having done it; a step that fails because another
+     * request is half-way through (its table there but not yet its settings, a lock held by its
+     * DDL) is tried again once that request has had time to finish.
+     */
+    private function ensureSchemaAlongsideOthers(): void
+    {
+        for ($attempt = 1; ; $attempt++) {
+            try {
+                $this->ensureSchema();
+                return;
+            } catch (\Exception $exception) {
+                if ($attempt >= self::SCHEMA_ATTEMPTS) {
+                    throw $exception;
+                }
+                usleep(random_int(50000, 150000) * $attempt);
+            }
         }
     }
 
     private function ensureSchema(): void
     {
         $schema = Capsule::schema();
+        // The settings table first, so whoever sees the checkouts table also finds where its version
+        // goes; in one statement with its key, because the schema builder adds keys afterwards, and a
+        // request inserting in between would leave the claims without the key that makes them atomic.
+        if (!$schema->hasTable(self::SETTINGS_TABLE)) {
+            Capsule::connection()->statement(sprintf(
+                'CREATE TABLE IF NOT EXISTS %1$s (setting VARCHAR(64) NOT NULL, value TEXT NOT NULL, CONSTRAINT %1$s_setting_unique UNIQUE (setting))',
+                self::SETTINGS_TABLE
+            ));
+        }
         $created = false;
         if (!$schema->hasTable(self::TABLE)) {
             $created = $this->createTable(self::TABLE, static function ($table): void {
@@ -66,12 +100,6 @@ final class TransactionStore
                 self::addedColumns($table, self::ADDED_COLUMNS);
             });
         }
-        if (!$schema->hasTable(self::SETTINGS_TABLE)) {
-            $this->createTable(self::SETTINGS_TABLE, static function ($table): void {
-                $table->string('setting', 64)->unique();
-                $table->text('value');
-            });
-        }
         if ($created) {
             $this->putSetting('schema_version', self::SCHEMA_VERSION);
         } elseif ($this->setting('schema_version') !== self::SCHEMA_VERSION) {
@@ -86,11 +114,19 @@ final class TransactionStore
             Capsule::schema()->create($name, $columns);
             return true;
         } catch (\Exception $exception) {
-            if (Capsule::schema()->hasTable($name)) {
-                return false; // Another request created it meanwhile.
+            // Only "already exists" means another request created it; a failure after this request's
+            // own CREATE TABLE (adding a key) must not pass for that.
+            if (self::isAlreadyExists($exception) && Capsule::schema()->hasTable($name)) {
+                return false;
             }
             throw $exception;
         }
+    }
+
+    /** MySQL's SQLSTATE 42S01, or SQLite's "table … already exists". */
+    private static function isAlreadyExists(\Exception $exception): bool
+    {
+        return (string) $exception->getCode() === '42S01' || stripos($exception->getMessage(), 'already exists') !== false;
     }
 
     /** Adds what installs from before the kernel lack, and completes their rows. */

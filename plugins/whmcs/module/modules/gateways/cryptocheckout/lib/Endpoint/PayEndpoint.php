@@ -69,7 +69,8 @@ final class PayEndpoint
             return $fail(409, sprintf('Invoice #%d is %s; there is nothing to pay.', $invoiceId, (string) $invoice['status']));
         }
         try {
-            $balanceChanged = Money::compare(Money::normalizeFiatAmount((string) $invoice['balance'], $baseCurrency), $baseAmount) !== 0;
+            // In the invoice's own currency, which the service need not take (Convert To For Processing).
+            $balanceChanged = Money::compare((string) $invoice['balance'], $baseAmount) !== 0;
         } catch (MoneyException $error) {
             $balanceChanged = true;
         }
@@ -86,7 +87,7 @@ final class PayEndpoint
             $opened = $this->gateway->opener()->open((string) $invoiceId, [
                 'fiat_amount' => $amount,
                 'fiat_currency' => $currency,
-                'external_reference' => 'whmcs-invoice-' . $invoiceId,
+                'external_reference' => self::invoiceReference($invoiceId, $invoice),
                 'service_url' => $settings->serviceUrl,
                 'wallet_address' => $settings->walletAddress,
                 'wallet_currency' => $settings->asset,
@@ -107,7 +108,7 @@ final class PayEndpoint
             case CheckoutOpener::RESULT_PAID:
                 return $wantsJson ? HttpResponse::json(200, ['invoice_url' => $invoiceUrl, 'paid' => true]) : HttpResponse::redirect($invoiceUrl);
             case CheckoutOpener::RESULT_HELD:
-                return $fail(409, 'Part of the payment for this invoice arrived after the payment window closed. Please contact us to settle the rest.');
+                return $fail(409, 'Part of the payment for this invoice has arrived and its payment window has closed. Please contact us to settle the rest.');
             case CheckoutOpener::RESULT_BUSY:
                 return $fail(409, 'This invoice is already being prepared for payment. Please wait a moment and press the button again.');
         }
@@ -120,6 +121,18 @@ final class PayEndpoint
                 'invoice_url' => $invoiceUrl,
             ])
             : HttpResponse::redirect($checkout->checkoutUrl);
+    }
+
+    /**
+     * What the payment page shows the client: the invoice number printed on the invoice, which is
+     * the custom number when WHMCS numbers paid invoices sequentially, else the invoice id.
+     *
+     * @param array<string, mixed> $invoice GetInvoice's answer
+     */
+    private static function invoiceReference(int $invoiceId, array $invoice): string
+    {
+        $number = trim((string) ($invoice['invoicenum'] ?? ''));
+        return 'Invoice #' . ($number !== '' ? $number : (string) $invoiceId);
     }
 
     /** @param array<string, mixed> $form */
