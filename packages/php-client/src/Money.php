@@ -131,18 +131,19 @@ final class Money
      */
     public static function roundFiatAmount($amount, string $currency): string
     {
-        $scale = self::minorUnits($currency);
-        $canonical = self::parseDecimal($amount);
-        $places = self::decimalPlaces($canonical);
-        if ($places <= $scale) {
-            return self::normalizeFiatAmount($canonical, $currency);
-        }
-        $kept = substr($canonical, 0, strlen($canonical) - ($places - $scale));
-        $minor = self::toScaled(rtrim($kept, '.'), $scale, 'amount');
-        if ((int) $canonical[strlen($kept)] >= 5) {
-            $minor = self::addDigits($minor, '1');
-        }
-        return self::normalizeFiatAmount(self::scaledToDecimal($minor, $scale), $currency);
+        return self::normalizeFiatAmount(self::roundHalfUp($amount, self::minorUnits($currency)), $currency);
+    }
+
+    /**
+     * An amount rounded half up to exactly $decimals decimals ("2.5" → "2.50", "10.005" → "10.01"
+     * with 2; "2680.5" → "2681" with 0).
+     *
+     * @param mixed $amount
+     * @throws MoneyException invalid_amount, negative, too_large
+     */
+    public static function roundHalfUp($amount, int $decimals): string
+    {
+        return self::scaleByRatio($amount, '1', '1', $decimals);
     }
 
     /**

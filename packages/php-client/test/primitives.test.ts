@@ -198,9 +198,24 @@ describeEachPhp(
               Money::roundFiatAmount('0.004', 'USD'),
               Money::roundFiatAmount('17.86', 'USD'),
               Money::roundFiatAmount('7', 'KWD'),
+              Money::roundHalfUp('2.5', 2),
+              Money::roundHalfUp('0.125', 2),
+              Money::roundHalfUp(0.1249, 2),
           ]);
         `);
-        expect(rounded).toEqual(['2681', '2680', '1000', '10.01', '10.00', '0.00', '17.86', '7.000']);
+        expect(rounded).toEqual([
+          '2681',
+          '2680',
+          '1000',
+          '10.01',
+          '10.00',
+          '0.00',
+          '17.86',
+          '7.000',
+          '2.50',
+          '0.13',
+          '0.12',
+        ]);
         const refused = await moneyErrorCode(`Money::roundFiatAmount('12.5', 'PKR')`);
         expect(refused).toBe('unsupported_currency');
       });

@@ -1,11 +1,12 @@
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   findDebianPhp,
   type MariaDb,
   mariaDbUnavailable,
+  phpCliJson,
   phpString,
+  runPhpCliSync,
   startMariaDb,
 } from '../../../packages/php-testkit/src/index.js';
 import { HARNESS_DIR, type ModuleCopy, prepareModule } from './harness/harness.js';
@@ -77,13 +78,7 @@ foreach ([
     Db::getInstance()->execute($table);
 }
 `;
-  const answer = spawnSync(php, ['-d', 'display_errors=stderr'], { input: prelude + code, encoding: 'utf8' });
-  if (answer.status !== 0) throw new Error(`PHP exited ${answer.status}: ${answer.stderr}${answer.stdout}`);
-  try {
-    return JSON.parse(answer.stdout);
-  } catch {
-    throw new Error(`PHP printed no JSON: ${answer.stdout}${answer.stderr}`);
-  }
+  return phpCliJson(runPhpCliSync(php, prelude + code));
 }
 
 const install = `

@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +8,10 @@ import {
   findDebianPhp,
   type MariaDb,
   mariaDbUnavailable,
+  phpCliJson,
   phpString,
+  runPhpCli,
+  runPhpCliSync,
   startMariaDb,
 } from '../../../packages/php-testkit/src/index.js';
 import { MODULE_ROOT, VENDOR_DIR, VENDOR_NAMESPACE, WHMCS_GUARD } from './harness/harness.js';
@@ -54,41 +56,15 @@ afterAll(async () => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
-function execute(code: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(php, ['-d', 'display_errors=stderr'], { stdio: 'pipe' });
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr?.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.once('error', reject);
-    child.once('close', (status) => resolve({ status, stdout, stderr }));
-    child.stdin?.end(code);
-  });
-}
-
-function json(answer: { status: number | null; stdout: string; stderr: string }): unknown {
-  if (answer.status !== 0) throw new Error(`PHP exited ${answer.status}: ${answer.stderr}${answer.stdout}`);
-  try {
-    return JSON.parse(answer.stdout);
-  } catch {
-    throw new Error(`PHP printed no JSON: ${answer.stdout}${answer.stderr}`);
-  }
-}
-
 /**
  * A fresh database holding the WHMCS table the module's queries read here (tblaccounts, in WHMCS
  * 8's MySQL spelling), and none of the module's.
  */
 function freshDatabase(): string {
   const database = `whmcs_${++databases}`;
-  const answer = spawnSync(php, ['-d', 'display_errors=stderr'], {
-    encoding: 'utf8',
-    input: `<?php
+  const answer = runPhpCliSync(
+    php,
+    `<?php
 $admin = new PDO(${phpString(mariadb.dsn)}, ${phpString(mariadb.user)}, ${phpString(mariadb.password)}, [PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION]);
 $admin->exec('CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci');
 $admin->exec('USE \`${database}\`');
@@ -101,8 +77,8 @@ $admin->exec("CREATE TABLE tblaccounts (
     PRIMARY KEY (id), KEY invoiceid (invoiceid), KEY userid (userid), KEY date (date), KEY transid (transid(32))
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci");
 echo json_encode(true);`,
-  });
-  json(answer);
+  );
+  phpCliJson(answer);
   return database;
 }
 
@@ -171,7 +147,7 @@ if ($late < 0) {
 
 /** Runs `code` in one PHP process on `database`; returns the JSON it prints. */
 async function run(database: string, code: string): Promise<unknown> {
-  return json(await execute(script(database, code)));
+  return phpCliJson(await runPhpCli(php, script(database, code)));
 }
 
 /**
@@ -183,9 +159,9 @@ async function run(database: string, code: string): Promise<unknown> {
 async function runTogether(database: string, count: number, code: string): Promise<unknown[]> {
   const startAt = Date.now() + 1500;
   const answers = await Promise.all(
-    Array.from({ length: count }, () => execute(script(database, code, startAt))),
+    Array.from({ length: count }, () => runPhpCli(php, script(database, code, startAt))),
   );
-  return answers.map(json);
+  return answers.map(phpCliJson);
 }
 
 const STORE = 'CryptoCheckout\\Whmcs\\TransactionStore';
@@ -309,6 +285,15 @@ const upgradedFields = (rows: Array<Record<string, unknown>>) =>
     row.notified_action,
   ]);
 
+/** Both tables as the module creates them, keys included, one version row and one signing key. */
+async function expectCreatedOnceWithOneSigningKey(database: string): Promise<void> {
+  expect(await run(database, 'echo json_encode(harness_describe());')).toEqual({
+    [TABLE]: CREATED_TRANSACTIONS,
+    [SETTINGS_TABLE]: CREATED_SETTINGS,
+    settings: { schema_version: 1, signing_key: 1 },
+  });
+}
+
 describe.skipIf(unavailable !== null)('the module SQL on MariaDB', () => {
   it('creates both tables with the columns and keys it relies on; a second construction changes nothing', async () => {
     const database = freshDatabase();
@@ -349,11 +334,7 @@ echo json_encode(['late' => $late, 'version' => $store->setting('schema_version'
       expect(answers.map((answer) => answer.version)).toEqual(Array(8).fill('2'));
       // One signing key for everyone: the unique key on "setting" held from the first insert.
       expect(new Set(answers.map((answer) => answer.key)).size).toBe(1);
-      expect(await run(database, 'echo json_encode(harness_describe());')).toEqual({
-        [TABLE]: CREATED_TRANSACTIONS,
-        [SETTINGS_TABLE]: CREATED_SETTINGS,
-        settings: { schema_version: 1, signing_key: 1 },
-      });
+      await expectCreatedOnceWithOneSigningKey(database);
     }
   }, 60_000);
 
@@ -373,11 +354,7 @@ $store = new ${STORE}();
 $store->settingOnce('signing_key', bin2hex(random_bytes(32)));
 echo json_encode(true);`,
       );
-      expect(await run(database, 'echo json_encode(harness_describe());')).toEqual({
-        [TABLE]: CREATED_TRANSACTIONS,
-        [SETTINGS_TABLE]: CREATED_SETTINGS,
-        settings: { schema_version: 1, signing_key: 1 },
-      });
+      await expectCreatedOnceWithOneSigningKey(database);
     }
   }, 30_000);
 

@@ -187,24 +187,14 @@ final class InvoicePort implements OrderPort
             $this->ledger->adminNote((int) $orderId, sprintf(
                 'Crypto Checkout: transaction %s paid %s USD where %s USD was due. The payment is recorded as %s %s; WHMCS adds the %s %s above the invoice amount to the client\'s credit balance (Manage Credits). Refund it from there if the client asks.',
                 $code,
-                self::twoDecimals($decision->receivedUsd()),
-                self::twoDecimals($decision->lookup['amount_in_usd']),
+                Money::roundHalfUp($decision->receivedUsd(), 2),
+                Money::roundHalfUp($decision->lookup['amount_in_usd'], 2),
                 $booked,
                 (string) $row->invoice_currency,
-                self::twoDecimals(Money::subtractAtLeastZero($booked, $invoiceAmount)),
+                Money::roundHalfUp(Money::subtractAtLeastZero($booked, $invoiceAmount), 2),
                 (string) $row->invoice_currency
             ));
         }
-    }
-
-    /**
-     * An amount with two decimals, as WHMCS shows every amount ("2.5" → "2.50").
-     *
-     * @param mixed $amount
-     */
-    private static function twoDecimals($amount): string
-    {
-        return Money::scaleByRatio($amount, '1', '1', 2);
     }
 
     /**
