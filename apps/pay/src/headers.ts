@@ -15,8 +15,6 @@ export interface PayPageHeaderOptions {
  * transaction code), no caching of live payment state.
  */
 export function payPageSecurityHeaders(options: PayPageHeaderOptions = {}): Record<string, string> {
-  const allowed = [...new Set((options.frameAncestors ?? []).filter(isHttpOrigin))];
-  const frameAncestors = allowed.length > 0 ? ["'self'", ...allowed] : ["'self'", 'https:', 'http:'];
   const policy = [
     "default-src 'none'",
     "script-src 'self'",
@@ -25,7 +23,7 @@ export function payPageSecurityHeaders(options: PayPageHeaderOptions = {}): Reco
     "connect-src 'self'",
     "form-action 'self'",
     "base-uri 'none'",
-    `frame-ancestors ${frameAncestors.join(' ')}`,
+    frameAncestorsDirective(options.frameAncestors),
   ];
   return {
     'Content-Security-Policy': policy.join('; '),
@@ -34,4 +32,14 @@ export function payPageSecurityHeaders(options: PayPageHeaderOptions = {}): Reco
     'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
     'Cache-Control': 'no-store',
   };
+}
+
+/**
+ * The CSP `frame-ancestors` directive of a checkout page (the pay page, the sandbox card page): the
+ * merchant's exact http(s) origins, or any http(s) page when none is known.
+ */
+export function frameAncestorsDirective(origins: readonly string[] = []): string {
+  const allowed = [...new Set(origins.filter(isHttpOrigin))];
+  const frameAncestors = allowed.length > 0 ? ["'self'", ...allowed] : ["'self'", 'https:', 'http:'];
+  return `frame-ancestors ${frameAncestors.join(' ')}`;
 }

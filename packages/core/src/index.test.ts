@@ -38,6 +38,7 @@ const PUBLIC_API = [
   'decideReconciliation',
   'decimalPlaces',
   'decimalStringSchema',
+  'describeJsonType',
   'decimalToScaled',
   'divideDecimals',
   'errorEnvelopeSchema',

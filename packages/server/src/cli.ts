@@ -18,6 +18,7 @@ Options (each also readable from the environment variable shown):
   --late-window-hours <n>   late payments still settle        CRYPTOCHECKOUT_LATE_WINDOW_HOURS (24)
   --webhook-retries <n>     extra webhook attempts (opt-in)   CRYPTOCHECKOUT_WEBHOOK_RETRIES (0)
   --webhook-secret <text>   sign webhooks with HMAC (opt-in)  CRYPTOCHECKOUT_WEBHOOK_SECRET
+  --max-connections <n>     open connections at once          CRYPTOCHECKOUT_MAX_CONNECTIONS (1024)
   --log-level <level>       pino level                        CRYPTOCHECKOUT_LOG_LEVEL (info)
                             (readable lines on a terminal, JSON otherwise; CRYPTOCHECKOUT_LOG_FORMAT=json forces JSON)
   -h, --help                show this help
@@ -44,6 +45,7 @@ async function main(): Promise<void> {
       'late-window-hours': { type: 'string' },
       'webhook-retries': { type: 'string' },
       'webhook-secret': { type: 'string' },
+      'max-connections': { type: 'string' },
       'log-level': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
@@ -87,6 +89,10 @@ async function main(): Promise<void> {
       ),
       signingSecret: pick(values['webhook-secret'], 'CRYPTOCHECKOUT_WEBHOOK_SECRET'),
     },
+    maxConnections: numberOption(
+      'max-connections',
+      pick(values['max-connections'], 'CRYPTOCHECKOUT_MAX_CONNECTIONS'),
+    ),
     logLevel: pick(values['log-level'], 'CRYPTOCHECKOUT_LOG_LEVEL'),
     // JSON lines for log collectors; readable lines when a person watches the terminal.
     readableLogs: Boolean(process.stdout.isTTY) && env.CRYPTOCHECKOUT_LOG_FORMAT !== 'json',

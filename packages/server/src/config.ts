@@ -34,9 +34,23 @@ export interface ServerOptions {
     retryBaseDelayMs?: number;
     /** When set, each webhook carries an HMAC-SHA256 signature header (off by default). */
     signingSecret?: string;
+    /** Deliveries in flight at once per server node (default 32). */
+    concurrency?: number;
+    /** Deliveries in flight at once to one origin, so a dead endpoint cannot hold the pool (default 4). */
+    perOriginConcurrency?: number;
   };
   /** Interval of the background sweep (expiry, confirmations, outbox), default 1000 ms. */
   sweepIntervalMs?: number;
+  /**
+   * Time a client has to send a whole request, headers and body, before it gets a 408 and the
+   * connection closes (default 30 000 ms); headers alone get at most 10 s of it. Slow clients
+   * cannot hold connections forever.
+   */
+  requestTimeoutMs?: number;
+  /** Idle time after which a kept-alive connection closes (default 5000 ms). */
+  keepAliveTimeoutMs?: number;
+  /** Open connections accepted at once; further ones are closed on arrival (default 1024). */
+  maxConnections?: number;
   /** Clock, injectable for tests. */
   clock?: () => Date;
   rateProvider?: RateProvider;
@@ -60,7 +74,12 @@ export interface ResolvedConfig {
   webhookRetries: number;
   webhookRetryBaseDelayMs: number;
   webhookSigningSecret: string | undefined;
+  webhookConcurrency: number;
+  webhookPerOriginConcurrency: number;
   sweepIntervalMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  maxConnections: number;
   logLevel: string;
 }
 
@@ -80,6 +99,16 @@ export function resolveConfig(options: ServerOptions): ResolvedConfig {
   requireRange('lateWindowHours', lateWindowHours, 0, 24 * 30);
   const retries = options.webhooks?.retries ?? 0;
   requireRange('webhooks.retries', retries, 0, 20);
+  const webhookConcurrency = options.webhooks?.concurrency ?? 32;
+  requireRange('webhooks.concurrency', webhookConcurrency, 1, 1024);
+  const webhookPerOriginConcurrency = options.webhooks?.perOriginConcurrency ?? 4;
+  requireRange('webhooks.perOriginConcurrency', webhookPerOriginConcurrency, 1, 1024);
+  const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+  requireRange('requestTimeoutMs', requestTimeoutMs, 100, 3_600_000);
+  const keepAliveTimeoutMs = options.keepAliveTimeoutMs ?? 5000;
+  requireRange('keepAliveTimeoutMs', keepAliveTimeoutMs, 1, 3_600_000);
+  const maxConnections = options.maxConnections ?? 1024;
+  requireRange('maxConnections', maxConnections, 1, 1_000_000);
   if (options.publicUrl !== undefined && !/^https?:\/\/[^/]+$/.test(options.publicUrl.replace(/\/$/, ''))) {
     throw new Error(`publicUrl must be an origin like https://pay.example.com, not "${options.publicUrl}".`);
   }
@@ -98,7 +127,12 @@ export function resolveConfig(options: ServerOptions): ResolvedConfig {
     webhookRetries: retries,
     webhookRetryBaseDelayMs: options.webhooks?.retryBaseDelayMs ?? 30_000,
     webhookSigningSecret: options.webhooks?.signingSecret || undefined,
+    webhookConcurrency: Math.floor(webhookConcurrency),
+    webhookPerOriginConcurrency: Math.floor(webhookPerOriginConcurrency),
     sweepIntervalMs: options.sweepIntervalMs ?? 1000,
+    requestTimeoutMs,
+    keepAliveTimeoutMs,
+    maxConnections: Math.floor(maxConnections),
     logLevel: options.logLevel ?? 'info',
   };
 }

@@ -80,10 +80,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     sweeping = true;
     try {
       await service.sweep();
-      await outbox.kick();
     } catch (error) {
       logger.error({ err: error }, 'background sweep failed');
     } finally {
+      // Webhooks and their retries go out even when the sweep could not finish.
+      await outbox.kick();
       sweeping = false;
     }
   }, config.sweepIntervalMs);

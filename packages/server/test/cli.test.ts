@@ -56,6 +56,12 @@ describe('cryptocheckout-server CLI', () => {
     expect(process.output()).toMatch(/--help/);
   });
 
+  it('passes --max-connections to the server, which checks its range', async () => {
+    const process = run(['--max-connections', '0', '--port', '0']);
+    expect(await process.exited).toBe(1);
+    expect(process.output()).toMatch(/maxConnections must be a number from 1/);
+  });
+
   it('starts from environment variables, prints its URLs, serves, and shuts down on SIGTERM', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'cryptocheckout-cli-'));
     try {

@@ -4,9 +4,11 @@ import { isSupportedFiatCurrency } from '../money/currencies.js';
 import { toMinorUnits } from '../money/fiat.js';
 import { getNetwork, isAssetOnNetwork, NETWORK_IDS, validateWalletAddress } from '../wallets/index.js';
 import {
+  describeJsonType,
   httpUrlSchema,
   isoDateTimeSchema,
   printableText,
+  requiredString,
   transactionCodeSchema,
   usdAmountSchema,
 } from './common.js';
@@ -14,17 +16,18 @@ import { paymentOptionSchema } from './payment-options.js';
 
 /** The merchant's destination wallet, sent with every checkout (spec 2.2). */
 export const customerSchema = z.object({
-  wallet_address: z.string({ error: 'customer.wallet_address is required' }),
-  crypto_currency: z.string({ error: 'customer.crypto_currency is required, e.g. "USDC"' }),
-  crypto_currency_network: z.string({
-    error: 'customer.crypto_currency_network is required, e.g. "POLYGON"',
-  }),
+  wallet_address: requiredString('customer.wallet_address'),
+  crypto_currency: requiredString('customer.crypto_currency', ', e.g. "USDC"'),
+  crypto_currency_network: requiredString('customer.crypto_currency_network', ', e.g. "POLYGON"'),
 });
 export type Customer = z.infer<typeof customerSchema>;
 
 /** A fiat amount as the wire allows it: a JSON number or a numeric string. */
 export const fiatAmountInputSchema = z.union([z.number(), z.string()], {
-  error: 'fiat_amount must be a number or a numeric string, like 12.50',
+  error: (issue) =>
+    issue.input === undefined
+      ? 'fiat_amount is required, a number or a numeric string like 12.50'
+      : `fiat_amount must be a number or a numeric string like 12.50, got ${describeJsonType(issue.input)}`,
 });
 
 /**
@@ -34,7 +37,7 @@ export const fiatAmountInputSchema = z.union([z.number(), z.string()], {
 export const checkoutRequestSchema = z
   .object({
     fiat_amount: fiatAmountInputSchema,
-    fiat_currency: z.string({ error: 'fiat_currency is required, an ISO 4217 code such as "EUR"' }),
+    fiat_currency: requiredString('fiat_currency', ', an ISO 4217 code such as "EUR"'),
     external_reference: printableText(128),
     webhook_url: httpUrlSchema.optional(),
     success_url: httpUrlSchema.optional(),

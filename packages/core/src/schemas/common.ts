@@ -10,15 +10,48 @@ export const FINAL_STATUSES: readonly TransactionStatus[] = ['settled', 'expired
 
 const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Names the JSON type of a value for error messages: "a number", "an array", "null". */
+export function describeJsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  const type = typeof value;
+  return type === 'object' || type === 'undefined' ? `an ${type}` : `a ${type}`;
+}
+
+/**
+ * A required string field whose error tells an absent field ("is required", with `hint`) from one
+ * of the wrong type ("must be a string, got a number"): zod 4 runs the same error for both.
+ */
+export const requiredString = (field: string, hint = '') =>
+  z.string({
+    error: (issue) =>
+      issue.input === undefined
+        ? `${field} is required${hint}`
+        : `${field} must be a string, got ${describeJsonType(issue.input)}`,
+  });
+
+/** True when the text holds a C0 control character or DEL (PostgreSQL refuses NUL in text). */
+export function hasControlCharacter(value: string): boolean {
+  for (let index = 0; index < value.length; index++) {
+    const unit = value.charCodeAt(index);
+    if (unit < 0x20 || unit === 0x7f) return true;
+  }
+  return false;
+}
+
 /** A transaction code: UUID-shaped (spec 2.1). */
-export const transactionCodeSchema = z
-  .string({ error: 'transaction_code must be a string' })
-  .regex(UUID_SHAPE, { error: 'transaction_code must be a UUID like 3f1c2a9e-8b7d-4c6e-9f0a-1b2c3d4e5f60' });
+export const transactionCodeSchema = requiredString('transaction_code').regex(UUID_SHAPE, {
+  error: 'transaction_code must be a UUID like 3f1c2a9e-8b7d-4c6e-9f0a-1b2c3d4e5f60',
+});
 
 /** An absolute http(s) URL of at most 2048 characters. */
 export const httpUrlSchema = z
-  .string({ error: 'must be a URL string' })
+  .string()
   .max(2048, { error: 'must be at most 2048 characters' })
+  // `new URL` would silently strip or escape them, but the raw text is what gets stored.
+  .refine((value) => !hasControlCharacter(value), {
+    error: 'must not contain control characters (U+0000–U+001F, U+007F)',
+  })
   .refine(isAbsoluteHttpUrl, { error: 'must be an absolute http:// or https:// URL' });
 
 /** ISO 8601 timestamp in UTC, as produced by `Date.prototype.toISOString`. */

@@ -5,10 +5,13 @@ export const ERROR_CODES = {
   invalid_request: 400,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   conflict: 409,
   payload_too_large: 413,
+  uri_too_long: 414,
   unsupported_media_type: 415,
   unprocessable: 422,
+  request_header_fields_too_large: 431,
   internal_error: 500,
   unavailable: 503,
 } as const;

@@ -8,6 +8,7 @@ export {
 } from './checkout.js';
 export {
   decimalStringSchema,
+  describeJsonType,
   FINAL_STATUSES,
   httpUrlSchema,
   isAbsoluteHttpUrl,

@@ -1,12 +1,19 @@
 import { z } from 'zod';
-import { decimalStringSchema, httpUrlSchema, isoDateTimeSchema, transactionCodeSchema } from './common.js';
+import {
+  decimalStringSchema,
+  httpUrlSchema,
+  isoDateTimeSchema,
+  requiredString,
+  transactionCodeSchema,
+} from './common.js';
 
 /** `GET /payment_link` query (spec 4.3). */
 export const paymentLinkQuerySchema = z.object({
   transaction_code: transactionCodeSchema,
-  payment_method: z
-    .string({ error: 'payment_method is required, a rail slug such as "usdc_polygon"' })
-    .regex(/^[a-z0-9_]{1,64}$/, { error: 'payment_method must be a rail slug such as "usdc_polygon"' }),
+  payment_method: requiredString('payment_method', ', a rail slug such as "usdc_polygon"').regex(
+    /^[a-z0-9_]{1,64}$/,
+    { error: 'payment_method must be a rail slug such as "usdc_polygon"' },
+  ),
 });
 
 /** Instructions for a crypto rail: pay `amount` of `asset` on `network` to `address`; `uri` opens a wallet. */

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { decimalStringSchema, usdAmountSchema } from './common.js';
+import { decimalStringSchema, requiredString, usdAmountSchema } from './common.js';
 
 /** Rail kinds: crypto rails pay to an address, fiat rails redirect to a payment page. */
 export const RAIL_KINDS = ['crypto', 'fiat'] as const;
 
 /** `GET /payment_options` query (spec 4.1); query values arrive as strings. */
 export const paymentOptionsQuerySchema = z.object({
-  fiat_amount: z.string({ error: 'fiat_amount is required, e.g. ?fiat_amount=12.50' }),
-  fiat_currency: z.string({ error: 'fiat_currency is required, e.g. ?fiat_currency=EUR' }),
+  fiat_amount: requiredString('fiat_amount', ', e.g. ?fiat_amount=12.50'),
+  fiat_currency: requiredString('fiat_currency', ', e.g. ?fiat_currency=EUR'),
 });
 
 /**

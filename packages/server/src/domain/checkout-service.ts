@@ -20,7 +20,7 @@ import {
   type TransactionStatus,
   toMinorUnits,
 } from '@cryptocheckout/core';
-import type { Kysely, Selectable } from 'kysely';
+import type { Transaction as DatabaseTransaction, Kysely, Selectable } from 'kysely';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../config.js';
 import type { DatabaseSchema, PaymentsTable, TransactionsTable } from '../db/schema.js';
@@ -31,10 +31,19 @@ import { paymentUri } from '../rails/payment-uri.js';
 import type { RateProvider } from '../rates/rate-provider.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { liveWebhookTargetProblem } from '../webhooks/target-policy.js';
+import { assertWithinUsdLimit, checkedSandboxAmountUsd } from './limits.js';
 import { deriveState } from './status.js';
 
 type TransactionRow = Selectable<TransactionsTable>;
 type PaymentRow = Selectable<PaymentsTable>;
+
+/** A state change derived from a row and its payments (see `transitionOf`). */
+interface Transition {
+  next: TransactionRow;
+  newlyConfirmed: PaymentRow[];
+  settling: boolean;
+  changed: boolean;
+}
 
 /** A validated `POST /checkout` body. */
 export interface CheckoutInput {
@@ -69,6 +78,8 @@ export class CheckoutService implements PaymentSink {
   private readonly selectTransaction;
   private readonly selectPayments;
   private readonly insertTransaction: (row: TransactionRow) => Promise<unknown>;
+  /** Transactions the sweep failed to update, with how many passes in a row failed. */
+  private readonly failingInSweep = new Map<string, number>();
 
   constructor(private readonly deps: CheckoutServiceDependencies) {
     this.selectTransaction = deps.db
@@ -226,7 +237,6 @@ export class CheckoutService implements PaymentSink {
   async sandboxPay(
     request: Required<Pick<SandboxPaymentRequest, 'size' | 'confirmed'>> & SandboxPaymentRequest,
   ) {
-    const { row } = await this.refresh(request.transaction_code);
     const rail = findRail(request.payment_method);
     if (!rail) {
       throw new ServiceProblem(
@@ -235,73 +245,121 @@ export class CheckoutService implements PaymentSink {
         'payment_method',
       );
     }
-    this.assertPayable(row, true);
-    const payments = await this.paymentsOf(row.transaction_code);
-    const seenUsd = payments.reduce((sum, payment) => addDecimals(sum, payment.amount_usd), '0');
-    const due = subtractDecimalsAtLeastZero(row.amount_in_usd, seenUsd);
-    if (compareDecimals(due, '0') <= 0 && !request.amount_usd) {
-      throw new ServiceProblem(
-        'conflict',
-        'Payments already cover this transaction; wait for them to confirm.',
-      );
-    }
-    const amountUsd =
-      request.amount_usd ??
-      (request.size === 'full'
-        ? due
-        : request.size === 'partial'
-          ? maxDecimal(divideDecimals(due, '2', 2, 'down'), '0.01')
-          : multiplyDecimals(due, '1.1', 2, 'up'));
-    if (compareDecimals(amountUsd, '0') <= 0) {
-      throw new ServiceProblem('invalid_request', 'amount_usd must be greater than 0.', 'amount_usd');
-    }
-    const amount =
-      rail.kind === 'crypto'
-        ? divideDecimals(amountUsd, await this.assetPrice(rail), quoteDecimals(rail), 'up')
-        : divideDecimals(amountUsd, row.usd_rate, fiatMinorUnits(row.fiat_currency), 'up');
-    const now = this.deps.clock();
-    await this.recordPayment({
-      transactionCode: row.transaction_code,
-      paymentMethod: rail.slug,
-      amount,
-      txId: sandboxTransactionId(rail),
-      seenAt: now,
-      confirmAt: request.confirmed ? now : new Date(now.getTime() + this.deps.config.sandboxConfirmationMs),
+    const exactUsd =
+      request.amount_usd === undefined ? undefined : checkedSandboxAmountUsd(request.amount_usd);
+    await this.insertPaymentAtomically(request.transaction_code, async (row, payments) => {
+      this.assertPayable(row, true);
+      const seenUsd = payments.reduce((sum, payment) => addDecimals(sum, payment.amount_usd), '0');
+      const due = subtractDecimalsAtLeastZero(row.amount_in_usd, seenUsd);
+      if (compareDecimals(due, '0') <= 0 && exactUsd === undefined) {
+        throw new ServiceProblem(
+          'conflict',
+          'Payments already cover this transaction; wait for them to confirm.',
+        );
+      }
+      const amountUsd =
+        exactUsd ??
+        (request.size === 'full'
+          ? due
+          : request.size === 'partial'
+            ? maxDecimal(divideDecimals(due, '2', 2, 'down'), '0.01')
+            : multiplyDecimals(due, '1.1', 2, 'up'));
+      const amount =
+        rail.kind === 'crypto'
+          ? divideDecimals(amountUsd, await this.assetPrice(rail), quoteDecimals(rail), 'up')
+          : divideDecimals(amountUsd, row.usd_rate, fiatMinorUnits(row.fiat_currency), 'up');
+      const now = this.deps.clock();
+      return this.paymentRow(row, {
+        transactionCode: row.transaction_code,
+        paymentMethod: rail.slug,
+        amount,
+        txId: sandboxTransactionId(rail),
+        seenAt: now,
+        confirmAt: request.confirmed ? now : new Date(now.getTime() + this.deps.config.sandboxConfirmationMs),
+      });
     });
-    return this.getTransaction(row.transaction_code);
+    return this.getTransaction(request.transaction_code);
   }
 
   /** Records a payment reported by a rail provider (or the sandbox) and updates the state. */
   async recordPayment(payment: ObservedPayment): Promise<void> {
-    const { row } = await this.refresh(payment.transactionCode);
+    await this.insertPaymentAtomically(payment.transactionCode, async (row) => {
+      this.assertPayable(row, true);
+      return this.paymentRow(row, payment);
+    });
+  }
+
+  /**
+   * Stores a payment only if the checks `build` makes on the transaction still hold when it is
+   * stored. `build` sees the current row and payments and throws a ServiceProblem to refuse; the
+   * insert then claims the row's version in the same database transaction. The claim is the
+   * transaction's first statement, so it is what orders concurrent payments: a row lock on
+   * PostgreSQL, the file's write lock on SQLite (waited for, also across processes). A payment whose
+   * claim loses re-reads and is checked again, so a covered or settled transaction takes no more.
+   * @throws ServiceProblem from `build`, `not_found`, or `unavailable` under endless contention.
+   */
+  private async insertPaymentAtomically(
+    transactionCode: string,
+    build: (row: TransactionRow, payments: PaymentRow[]) => Promise<PaymentRow>,
+  ): Promise<void> {
+    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+      if (attempt > 0) await contentionPause(attempt);
+      const { row, payments } = await this.refresh(transactionCode);
+      const payment = await build(row, payments);
+      // The payment and the state it leads to are stored together: a payment that completes the
+      // transaction settles it in the same commit, so no later payment finds it covered but open.
+      const transition = this.transitionOf(row, [...payments, payment]);
+      const confirmedNow = transition.newlyConfirmed.includes(payment);
+      const alreadyStored = transition.newlyConfirmed.filter((each) => each !== payment);
+      const stored = await this.deps.db.transaction().execute(async (trx) => {
+        // The version claim is the first statement, so nothing is written when it loses.
+        if (!(await this.storeTransition(trx, row, { ...transition, newlyConfirmed: alreadyStored }))) {
+          return false;
+        }
+        await trx
+          .insertInto('payments')
+          .values({ ...payment, confirmed: confirmedNow ? 1 : 0 })
+          .execute();
+        return true;
+      });
+      if (!stored) continue;
+      this.deps.logger.info(
+        {
+          transactionCode: row.transaction_code,
+          paymentMethod: payment.payment_method,
+          amountUsd: payment.amount_usd,
+        },
+        'payment recorded',
+      );
+      this.afterTransition(row, transition);
+      return;
+    }
+    throw contentionProblem(transactionCode);
+  }
+
+  /** The payments row for an observed payment, valued in USD at the asset's price or the locked rate. */
+  private async paymentRow(row: TransactionRow, payment: ObservedPayment): Promise<PaymentRow> {
     const rail = findRail(payment.paymentMethod);
     if (!rail) throw new ServiceProblem('invalid_request', 'Unknown payment method.', 'payment_method');
-    this.assertPayable(row, true);
+    const amount = parseDecimal(payment.amount);
     const amountUsd =
       rail.kind === 'crypto'
-        ? multiplyDecimals(payment.amount, await this.assetPrice(rail), 2, 'down')
-        : multiplyDecimals(payment.amount, row.usd_rate, 2, 'down');
-    await this.deps.db
-      .insertInto('payments')
-      .values({
-        payment_id: randomUUID(),
-        transaction_code: row.transaction_code,
-        payment_method: rail.slug,
-        asset: rail.kind === 'crypto' ? rail.asset! : row.fiat_currency,
-        network: rail.network,
-        amount: parseDecimal(payment.amount),
-        amount_usd: amountUsd,
-        tx_id: payment.txId,
-        seen_at: payment.seenAt.toISOString(),
-        confirm_at: payment.confirmAt.toISOString(),
-        confirmed: 0,
-      })
-      .execute();
-    this.deps.logger.info(
-      { transactionCode: row.transaction_code, paymentMethod: rail.slug, amountUsd },
-      'payment recorded',
-    );
-    await this.refresh(row.transaction_code);
+        ? multiplyDecimals(amount, await this.assetPrice(rail), 2, 'down')
+        : multiplyDecimals(amount, row.usd_rate, 2, 'down');
+    assertWithinUsdLimit(amountUsd, 'amount', `A payment of ${amount} ${rail.asset ?? row.fiat_currency}`);
+    return {
+      payment_id: randomUUID(),
+      transaction_code: row.transaction_code,
+      payment_method: rail.slug,
+      asset: rail.kind === 'crypto' ? rail.asset! : row.fiat_currency,
+      network: rail.network,
+      amount,
+      amount_usd: amountUsd,
+      tx_id: payment.txId,
+      seen_at: payment.seenAt.toISOString(),
+      confirm_at: payment.confirmAt.toISOString(),
+      confirmed: 0,
+    };
   }
 
   /** Applies due expiries and confirmations of every open transaction (the background sweep). */
@@ -322,7 +380,23 @@ export class CheckoutService implements PaymentSink {
       .limit(500)
       .execute();
     const codes = new Set([...expiring, ...confirming].map((row) => row.transaction_code));
-    for (const code of codes) await this.refresh(code);
+    for (const code of codes) {
+      // One transaction that cannot be brought up to date must not hold back everyone else's.
+      try {
+        await this.refresh(code);
+        this.failingInSweep.delete(code);
+      } catch (error) {
+        const failures = (this.failingInSweep.get(code) ?? 0) + 1;
+        this.failingInSweep.set(code, failures);
+        // Logged on the first failure and then once a minute or so, not on every pass.
+        if (failures % 60 === 1) {
+          this.deps.logger.error(
+            { err: error, transactionCode: code, failures },
+            'sweep could not update a transaction; skipping it',
+          );
+        }
+      }
+    }
     return codes.size;
   }
 
@@ -330,109 +404,139 @@ export class CheckoutService implements PaymentSink {
    * Re-derives a transaction's state and stores it when it changed. Updates name the version they
    * read, so concurrent refreshes (or several nodes) apply each transition exactly once; the
    * settlement webhook is queued in the same database transaction as the settlement.
-   * @throws ServiceProblem `not_found`.
+   * @throws ServiceProblem `not_found`, `unavailable` under endless contention.
    */
   async refresh(transactionCode: string): Promise<{ row: TransactionRow; payments: PaymentRow[] }> {
-    for (let attempt = 0; attempt < 10; attempt++) {
-      const { rows } = await this.deps.db.executeQuery<TransactionRow & { payment_count: number | string }>({
-        ...this.selectTransaction,
-        parameters: [transactionCode.toLowerCase()],
-      });
-      const row = rows[0];
-      if (!row) {
-        throw new ServiceProblem(
-          'not_found',
-          `No transaction has the code ${transactionCode}.`,
-          'transaction_code',
-        );
-      }
-      const payments = Number(row.payment_count) > 0 ? await this.paymentsOf(row.transaction_code) : [];
-      const now = this.deps.clock().toISOString();
-      const derived = deriveState({
-        amountInUsd: row.amount_in_usd,
-        expiresAt: row.expires_at,
-        now,
-        payments: payments.map((payment) => ({
-          amountUsd: payment.amount_usd,
-          paymentMethod: payment.payment_method,
-          seenAt: payment.seen_at,
-          confirmAt: payment.confirm_at,
-        })),
-        current: {
-          status: row.status as TransactionStatus,
-          settledAt: row.settled_at,
-          late: row.late === 1,
-          paymentMethod: row.payment_method,
-        },
-      });
-      const newlyConfirmed = payments.filter(
-        (payment) => payment.confirmed === 0 && payment.confirm_at <= now,
+    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+      if (attempt > 0) await contentionPause(attempt);
+      const { row, payments } = await this.readTransaction(transactionCode);
+      const transition = this.transitionOf(row, payments);
+      if (!transition.changed) return { row, payments };
+      const applied = await this.deps.db
+        .transaction()
+        .execute((trx) => this.storeTransition(trx, row, transition));
+      if (!applied) continue;
+      this.afterTransition(row, transition);
+      return { row: transition.next, payments };
+    }
+    throw contentionProblem(transactionCode);
+  }
+
+  /** The stored row and its payments, oldest first. @throws ServiceProblem `not_found`. */
+  private async readTransaction(transactionCode: string) {
+    const { rows } = await this.deps.db.executeQuery<TransactionRow & { payment_count: number | string }>({
+      ...this.selectTransaction,
+      parameters: [transactionCode.toLowerCase()],
+    });
+    const found = rows[0];
+    if (!found) {
+      throw new ServiceProblem(
+        'not_found',
+        `No transaction has the code ${transactionCode}.`,
+        'transaction_code',
       );
-      const settling = derived.status === 'settled' && row.status !== 'settled';
-      const next: TransactionRow = {
-        ...row,
-        status: derived.status,
-        received_usd: derived.receivedUsd,
-        late: derived.late ? 1 : 0,
-        settled_at: derived.settledAt,
-        payment_method: derived.paymentMethod,
-        payout_dispatched: derived.status === 'settled' ? 1 : 0,
-        version: row.version + 1,
-      };
-      const changed =
+    }
+    const { payment_count: paymentCount, ...row } = found;
+    const payments = Number(paymentCount) > 0 ? await this.paymentsOf(row.transaction_code) : [];
+    return { row: row as TransactionRow, payments };
+  }
+
+  /** What the row becomes given its payments and the time; `changed` says whether to store it. */
+  private transitionOf(row: TransactionRow, payments: readonly PaymentRow[]): Transition {
+    const now = this.deps.clock().toISOString();
+    const derived = deriveState({
+      amountInUsd: row.amount_in_usd,
+      expiresAt: row.expires_at,
+      now,
+      payments: payments.map((payment) => ({
+        amountUsd: payment.amount_usd,
+        paymentMethod: payment.payment_method,
+        seenAt: payment.seen_at,
+        confirmAt: payment.confirm_at,
+      })),
+      current: {
+        status: row.status as TransactionStatus,
+        settledAt: row.settled_at,
+        late: row.late === 1,
+        paymentMethod: row.payment_method,
+      },
+    });
+    const newlyConfirmed = payments.filter((payment) => payment.confirmed === 0 && payment.confirm_at <= now);
+    const next: TransactionRow = {
+      ...row,
+      status: derived.status,
+      received_usd: derived.receivedUsd,
+      late: derived.late ? 1 : 0,
+      settled_at: derived.settledAt,
+      payment_method: derived.paymentMethod,
+      payout_dispatched: derived.status === 'settled' ? 1 : 0,
+      version: row.version + 1,
+    };
+    return {
+      next,
+      newlyConfirmed,
+      settling: derived.status === 'settled' && row.status !== 'settled',
+      changed:
         next.status !== row.status ||
         next.received_usd !== row.received_usd ||
         next.payment_method !== row.payment_method ||
-        newlyConfirmed.length > 0;
-      if (!changed) return { row, payments };
+        newlyConfirmed.length > 0,
+    };
+  }
 
-      const applied = await this.deps.db.transaction().execute(async (trx) => {
-        const update = await trx
-          .updateTable('transactions')
-          .set({
-            status: next.status,
-            received_usd: next.received_usd,
-            late: next.late,
-            settled_at: next.settled_at,
-            payment_method: next.payment_method,
-            payout_dispatched: next.payout_dispatched,
-            version: next.version,
-          })
-          .where('transaction_code', '=', row.transaction_code)
-          .where('version', '=', row.version)
-          .executeTakeFirst();
-        if (Number(update.numUpdatedRows) !== 1) return false;
-        if (newlyConfirmed.length > 0) {
-          await trx
-            .updateTable('payments')
-            .set({ confirmed: 1 })
-            .where(
-              'payment_id',
-              'in',
-              newlyConfirmed.map((payment) => payment.payment_id),
-            )
-            .execute();
-        }
-        if (settling && row.webhook_url) {
-          await this.deps.outbox.enqueue(trx, {
-            transactionCode: row.transaction_code,
-            url: row.webhook_url,
-            body: JSON.stringify(this.settledWebhook(next, this.deps.clock())),
-          });
-        }
-        return true;
-      });
-      if (!applied) continue;
-      if (next.status !== row.status) {
-        this.deps.logger.info(
-          { transactionCode: row.transaction_code, from: row.status, to: next.status, late: derived.late },
-          'transaction status changed',
-        );
-      }
-      if (settling && row.webhook_url) void this.deps.outbox.kick();
-      return { row: next, payments };
+  /**
+   * Writes a transition if the row still has the version it was derived from (false if not),
+   * with the payments it confirms and, on settlement, the webhook in the outbox.
+   */
+  private async storeTransition(
+    trx: DatabaseTransaction<DatabaseSchema>,
+    row: TransactionRow,
+    { next, newlyConfirmed, settling }: Transition,
+  ): Promise<boolean> {
+    const update = await trx
+      .updateTable('transactions')
+      .set({
+        status: next.status,
+        received_usd: next.received_usd,
+        late: next.late,
+        settled_at: next.settled_at,
+        payment_method: next.payment_method,
+        payout_dispatched: next.payout_dispatched,
+        version: next.version,
+      })
+      .where('transaction_code', '=', row.transaction_code)
+      .where('version', '=', row.version)
+      .executeTakeFirst();
+    if (Number(update.numUpdatedRows) !== 1) return false;
+    if (newlyConfirmed.length > 0) {
+      await trx
+        .updateTable('payments')
+        .set({ confirmed: 1 })
+        .where(
+          'payment_id',
+          'in',
+          newlyConfirmed.map((payment) => payment.payment_id),
+        )
+        .execute();
     }
-    throw new Error(`Transaction ${transactionCode} kept changing under concurrent updates.`);
+    if (settling && row.webhook_url) {
+      await this.deps.outbox.enqueue(trx, {
+        transactionCode: row.transaction_code,
+        url: row.webhook_url,
+        body: JSON.stringify(this.settledWebhook(next, this.deps.clock())),
+      });
+    }
+    return true;
+  }
+
+  private afterTransition(row: TransactionRow, { next, settling }: Transition): void {
+    if (next.status !== row.status) {
+      this.deps.logger.info(
+        { transactionCode: row.transaction_code, from: row.status, to: next.status, late: next.late === 1 },
+        'transaction status changed',
+      );
+    }
+    if (settling && row.webhook_url) void this.deps.outbox.kick();
   }
 
   /** The `transaction.settled` body, exactly the fields of spec 6.2. */
@@ -547,7 +651,9 @@ export class CheckoutService implements PaymentSink {
       throw new ServiceProblem('invalid_request', `No exchange rate for ${fiatCurrency}.`, 'fiat_currency');
     }
     // USD amounts have 2 decimals, rounded half up; a positive order is never priced at 0.
-    const amountInUsd = maxDecimal(multiplyDecimals(fiatAmount, quote.usdPerUnit, 2, 'half_up'), '0.01');
+    const converted = multiplyDecimals(fiatAmount, quote.usdPerUnit, 2, 'half_up');
+    assertWithinUsdLimit(converted, 'fiat_amount', `fiat_amount ${fiatAmount} ${fiatCurrency}`);
+    const amountInUsd = maxDecimal(converted, '0.01');
     return { amountInUsd, usdRate: quote.usdPerUnit, source: quote.source };
   }
 
@@ -620,6 +726,23 @@ export class CheckoutService implements PaymentSink {
       .execute();
     return address;
   }
+}
+
+/** Tries at a write that lost to a concurrent one before the caller is told to try again. */
+const MAX_WRITE_ATTEMPTS = 40;
+
+/** A short random pause after a lost write, growing with the attempt, so writers stop colliding. */
+function contentionPause(attempt: number): Promise<void> {
+  if (attempt < 2) return Promise.resolve();
+  const ms = Math.random() * Math.min(50, attempt * 3);
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function contentionProblem(transactionCode: string): ServiceProblem {
+  return new ServiceProblem(
+    'unavailable',
+    `Transaction ${transactionCode} is being updated by many requests at once; try again in a moment.`,
+  );
 }
 
 const TRANSACTION_COLUMNS = [

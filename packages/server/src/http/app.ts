@@ -1,11 +1,6 @@
 import { escapeHtml } from '@cryptocheckout/pay';
 import fastifySwagger from '@fastify/swagger';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyError,
-  type FastifyInstance,
-  LogController,
-} from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../config.js';
@@ -13,13 +8,11 @@ import type { CheckoutService } from '../domain/checkout-service.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { registerApiRoutes } from './api-routes.js';
 import { sendError } from './envelope.js';
+import { answerClientError, BODY_LIMIT_BYTES, handleError } from './errors.js';
 import { registerPageRoutes } from './page-routes.js';
-import { ServiceProblem } from './problem.js';
+import { parseQueryFirstValueWins, repeatedQueryKey } from './query-string.js';
 import { registerSandboxRoutes } from './sandbox-routes.js';
 import { RequestValidationError, zodValidatorCompiler } from './validation.js';
-
-/** Largest request body accepted; a checkout body is well under 4 KiB. */
-export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /** Paths the API serves, with their methods, so a wrong method gets 405 instead of 404. */
 const KNOWN_PATHS: Record<string, string[]> = {
@@ -50,8 +43,54 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     bodyLimit: BODY_LIMIT_BYTES,
     // Per-request logs would dominate a busy server's output; state changes are logged instead.
     logController: new LogController({ disableRequestLogging: true }),
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-    return503OnClosing: true,
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      maxParamLength: 200,
+      querystringParser: parseQueryFirstValueWins,
+    },
+    // Fastify's own 503 while closing is not in the envelope; the onRequest hook below answers it.
+    return503OnClosing: false,
+    // A client gets requestTimeoutMs for the whole request, at most 10 s of it for the headers;
+    // the checks run often enough that the limits hold within a fraction of themselves.
+    requestTimeout: deps.config.requestTimeoutMs,
+    keepAliveTimeout: deps.config.keepAliveTimeoutMs,
+    http: {
+      requestTimeout: deps.config.requestTimeoutMs,
+      headersTimeout: Math.min(deps.config.requestTimeoutMs, 10_000),
+      connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(deps.config.requestTimeoutMs / 5))),
+    },
+    clientErrorHandler: answerClientError,
+    // Malformed URLs and over-long path segments never reach the error handler otherwise.
+    frameworkErrors: handleError,
+  });
+  app.server.maxConnections = deps.config.maxConnections;
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (closing) {
+      reply.header('connection', 'close');
+      return sendError(
+        reply,
+        503,
+        'unavailable',
+        'The server is shutting down; send the request again in a moment.',
+      );
+    }
+    if (!request.url.startsWith('/api/')) return;
+    const repeated = repeatedQueryKey(request.url);
+    if (repeated !== undefined) {
+      throw new RequestValidationError(
+        repeated,
+        `${repeated} is given more than once in the query string; send it once.`,
+      );
+    }
+  });
+  // Browsers must not guess a type for any answer, JSON errors included.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    return payload;
   });
   app.setValidatorCompiler(zodValidatorCompiler);
   // Responses are built from typed objects; plain JSON.stringify keeps lookups fast.
@@ -65,7 +104,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     },
   );
-
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -84,56 +122,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     },
     transform: jsonSchemaTransform,
   });
-
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof ServiceProblem) {
-      return sendError(reply, error.httpStatus, error.code, error.message, error.field);
-    }
-    if (error instanceof RequestValidationError) {
-      return sendError(reply, 400, 'invalid_request', error.message, error.field);
-    }
-    switch (error.code) {
-      case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return sendError(
-          reply,
-          413,
-          'payload_too_large',
-          `The request body is larger than ${BODY_LIMIT_BYTES} bytes.`,
-        );
-      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return sendError(
-          reply,
-          415,
-          'unsupported_media_type',
-          'Send the body as JSON with the header Content-Type: application/json.',
-        );
-      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return sendError(
-          reply,
-          400,
-          'invalid_request',
-          'The request body is empty; send a JSON object.',
-          'body',
-        );
-      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-        return sendError(reply, 400, 'invalid_request', 'The Content-Length header does not match the body.');
-    }
-    if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
-      return sendError(
-        reply,
-        400,
-        'invalid_request',
-        `The request body is not valid JSON: ${error.message}`,
-        'body',
-      );
-    }
-    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      return sendError(reply, error.statusCode, 'invalid_request', error.message);
-    }
-    request.log.error({ err: error, url: request.url }, 'unhandled error');
-    return sendError(reply, 500, 'internal_error', 'Something went wrong on the server; it has been logged.');
-  });
-
+  app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!.replace(/\/$/, '');
     const methods = KNOWN_PATHS[path];
@@ -143,11 +132,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     }
     return sendError(reply, 404, 'not_found', `No such endpoint: ${request.method} ${path}.`);
   });
-
   registerApiRoutes(app, deps.service, deps.describeServer);
   if (deps.config.mode === 'sandbox') registerSandboxRoutes(app, deps.service, deps.outbox);
   registerPageRoutes(app, deps.service, deps.config, deps.clock);
-
   app.get('/api/openapi.json', { schema: { hide: true } }, async (_request, reply) =>
     reply.type('application/json; charset=utf-8').send(JSON.stringify(app.swagger())),
   );

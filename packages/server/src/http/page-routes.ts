@@ -51,9 +51,7 @@ export function registerPageRoutes(
         if (error instanceof ServiceProblem && error.code === 'not_found') return notFoundPage(reply);
         throw error;
       }
-      const merchantOrigins = [details.successUrl, details.cancelUrl, details.webhookUrl]
-        .filter((url): url is string => url !== null && isAbsoluteHttpUrl(url))
-        .map((url) => new URL(url).origin);
+      const merchantOrigins = merchantOriginsOf(details);
       const embed = readEmbedParams(new URL(request.url, 'http://placeholder'));
       const parentOrigin =
         embed.parentOrigin && merchantOrigins.includes(embed.parentOrigin) ? embed.parentOrigin : null;
@@ -81,11 +79,23 @@ export function registerPageRoutes(
         embed: { embedded: embed.embedded, parentOrigin },
         now: clock(),
       });
-      reply.headers(payPageSecurityHeaders({ frameAncestors: [...new Set(merchantOrigins)] }));
+      reply.headers(payPageSecurityHeaders({ frameAncestors: merchantOrigins }));
       reply.header('cache-control', 'no-store');
       return reply.type('text/html; charset=utf-8').send(html);
     },
   );
+}
+
+/** Origins of the merchant's URLs of an order: the pages allowed to frame its checkout pages. */
+export function merchantOriginsOf(details: {
+  successUrl: string | null;
+  cancelUrl: string | null;
+  webhookUrl: string | null;
+}): string[] {
+  const origins = [details.successUrl, details.cancelUrl, details.webhookUrl]
+    .filter((url): url is string => url !== null && isAbsoluteHttpUrl(url))
+    .map((url) => new URL(url).origin);
+  return [...new Set(origins)];
 }
 
 function notFoundPage(reply: FastifyReply): FastifyReply {

@@ -2,9 +2,11 @@ import {
   errorEnvelopeSchema,
   sandboxPaymentRequestSchema,
   successEnvelopeSchema,
+  transactionCodeSchema,
+  transactionQuerySchema,
   transactionSchema,
 } from '@cryptocheckout/core';
-import { escapeHtml } from '@cryptocheckout/pay';
+import { escapeHtml, frameAncestorsDirective } from '@cryptocheckout/pay';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -12,6 +14,16 @@ import type { CheckoutService } from '../domain/checkout-service.js';
 import { findRail } from '../rails/catalog.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { sendSuccess } from './envelope.js';
+import { merchantOriginsOf } from './page-routes.js';
+
+// Codes are checked here, not only in the service: a NUL byte must never reach PostgreSQL.
+const cardParams = z.object({ transaction_code: transactionCodeSchema });
+const cardQuery = z.object({
+  method: z
+    .string()
+    .regex(/^[a-z0-9_]{1,64}$/, { error: 'method must be a rail slug such as "card"' })
+    .default('card'),
+});
 
 const errors = { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema };
 
@@ -42,7 +54,7 @@ export function registerSandboxRoutes(
       schema: {
         summary: 'Sandbox: webhook deliveries of a transaction with every attempt',
         tags: ['sandbox'],
-        querystring: z.object({ transaction_code: z.string() }),
+        querystring: transactionQuerySchema,
       },
     },
     async (request, reply) => {
@@ -54,22 +66,18 @@ export function registerSandboxRoutes(
   );
 
   api.get(
-    '/sandbox/card/:transactionCode',
-    {
-      schema: {
-        hide: true,
-        params: z.object({ transactionCode: z.string() }),
-        querystring: z.object({ method: z.string().default('card') }),
-      },
-    },
+    '/sandbox/card/:transaction_code',
+    { schema: { hide: true, params: cardParams, querystring: cardQuery } },
     async (request, reply) => {
-      const { transaction } = await service.getCheckoutDetails(request.params.transactionCode);
+      const details = await service.getCheckoutDetails(request.params.transaction_code);
+      const { transaction } = details;
       const rail = findRail(request.query.method);
       const code = escapeHtml(transaction.transaction_code);
       const method = escapeHtml(rail?.slug ?? 'card');
+      // Framed like the pay page it replaces inside the merchant's modal, and by nobody else.
       reply.header(
         'content-security-policy',
-        "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors *",
+        `default-src 'none'; style-src 'self'; form-action 'self'; ${frameAncestorsDirective(merchantOriginsOf(details))}`,
       );
       return reply.type('text/html; charset=utf-8').send(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -86,17 +94,17 @@ export function registerSandboxRoutes(
   );
 
   api.post(
-    '/sandbox/card/:transactionCode',
+    '/sandbox/card/:transaction_code',
     {
       schema: {
         hide: true,
-        params: z.object({ transactionCode: z.string() }),
-        querystring: z.object({ method: z.string().default('card') }),
+        params: cardParams,
+        querystring: cardQuery,
         body: z.object({ outcome: z.enum(['pay', 'cancel']) }),
       },
     },
     async (request, reply) => {
-      const code = request.params.transactionCode.toLowerCase();
+      const code = request.params.transaction_code.toLowerCase();
       if (request.body.outcome === 'pay') {
         await service.sandboxPay({
           transaction_code: code,
