@@ -99,6 +99,20 @@ describe('framework and connection errors answer in the envelope', () => {
     expect(response.json).toMatchObject({ status: 'error', error: { code: 'invalid_request' } });
   });
 
+  it('a CONNECT request is a 405 envelope, not a silently closed connection', async () => {
+    const { text, closed } = await rawExchange(
+      server.port,
+      ['CONNECT 127.0.0.1:1 HTTP/1.1\r\nHost: x\r\n\r\n'],
+      {
+        holdOpen: true,
+      },
+    );
+    expect(closed).toBe(true);
+    const response = parseRaw(text);
+    expect(response.status).toBe(405);
+    expect(response.json).toMatchObject({ status: 'error', error: { code: 'method_not_allowed' } });
+  });
+
   it('oversized headers are a 431 envelope', async () => {
     const { text } = await rawExchange(
       server.port,

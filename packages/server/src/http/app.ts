@@ -8,7 +8,7 @@ import type { CheckoutService } from '../domain/checkout-service.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { registerApiRoutes } from './api-routes.js';
 import { sendError } from './envelope.js';
-import { answerClientError, BODY_LIMIT_BYTES, handleError } from './errors.js';
+import { answerClientError, answerConnectRequest, BODY_LIMIT_BYTES, handleError } from './errors.js';
 import { registerPageRoutes } from './page-routes.js';
 import { parseQueryFirstValueWins, repeatedQueryKey } from './query-string.js';
 import { registerSandboxRoutes } from './sandbox-routes.js';
@@ -64,6 +64,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     frameworkErrors: handleError,
   });
   app.server.maxConnections = deps.config.maxConnections;
+  app.server.on('connect', answerConnectRequest);
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;

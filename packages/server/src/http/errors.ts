@@ -19,6 +19,31 @@ const CODE_OF_STATUS: Record<number, ErrorCode> = Object.fromEntries(
  */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   const [status, reason, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? CLIENT_ERRORS.default!;
+  answerOnSocket(socket, status, reason, code, message);
+}
+
+/**
+ * Answers a CONNECT request with 405 in the envelope: Node hands CONNECT to a `connect` listener
+ * and, without one, closes the connection silently. This server is not a proxy.
+ */
+export function answerConnectRequest(_request: unknown, socket: Socket): void {
+  answerOnSocket(
+    socket,
+    405,
+    'Method Not Allowed',
+    'method_not_allowed',
+    'This server is not a proxy; CONNECT is not accepted.',
+  );
+}
+
+/** Writes a raw HTTP/1.1 error answer in the envelope, then closes the connection. */
+function answerOnSocket(
+  socket: Socket,
+  status: number,
+  reason: string,
+  code: ErrorCode,
+  message: string,
+): void {
   // Nothing can be said on a socket that is gone or already carries the head of an answer (a
   // kept-alive socket carries earlier, complete answers: bytesWritten alone would silence it).
   const response = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
