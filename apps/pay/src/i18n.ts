@@ -317,16 +317,11 @@ const MAX_ACCEPT_LANGUAGE_LENGTH = 1_000;
 const MAX_ACCEPT_LANGUAGE_ENTRIES = 32;
 
 /**
- * Picks the page language: an explicit `lang` parameter wins ("de", "de-AT", "DE"; the first of a
- * repeated one), then the browser's Accept-Language preferences by q-value, then English.
+ * Picks the page language: an explicit `lang` parameter wins ("de", "de-AT", "DE"), then the
+ * browser's Accept-Language preferences by q-value, then English.
  */
-export function resolveLanguage(
-  langParam: string | readonly string[] | undefined,
-  acceptLanguage: string | undefined,
-): Language {
-  // A query parser may hand over `?lang=de&lang=fr` as an array; anything not text counts as absent.
-  const first: unknown = Array.isArray(langParam) ? langParam[0] : langParam;
-  const fromParam = typeof first === 'string' ? primarySubtag(first) : undefined;
+export function resolveLanguage(langParam: string | undefined, acceptLanguage: string | undefined): Language {
+  const fromParam = langParam === undefined ? undefined : primarySubtag(langParam);
   if (fromParam !== undefined && isSupportedLanguage(fromParam)) return fromParam;
   for (const tag of rankAcceptLanguage(acceptLanguage ?? '')) {
     const primary = primarySubtag(tag);
