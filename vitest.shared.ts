@@ -11,6 +11,6 @@ export const workspaceAliases = {
   '@cryptocheckout/core/browser': fromRoot('./packages/core/src/browser/index.ts'),
   '@cryptocheckout/core': fromRoot('./packages/core/src/index.ts'),
   '@cryptocheckout/server': fromRoot('./packages/server/src/index.ts'),
-  '@cryptocheckout/pay': fromRoot('./apps/pay/src/index.ts'),
+  '@cryptocheckout/pay-page': fromRoot('./packages/pay-page/src/index.ts'),
   '@cryptocheckout/php-testkit': fromRoot('./packages/php-testkit/src/index.ts'),
 };

@@ -13,5 +13,5 @@ if [ ! -x "$CHROMIUM_PATH" ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends chromium
 fi
 
-npm run build:assets -w apps/pay
+npm run build:assets -w packages/pay-page
 npx vitest run --config vitest.browser.config.ts "$@"

@@ -14,7 +14,7 @@ import {
   type Page,
 } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { buildPayAssets } from '../../apps/pay/scripts/build-assets.mjs';
+import { buildPayAssets } from '../../packages/pay-page/scripts/build-assets.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /**

@@ -1,4 +1,4 @@
-import { escapeHtml } from '@cryptocheckout/pay';
+import { escapeHtml } from '@cryptocheckout/pay-page';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';

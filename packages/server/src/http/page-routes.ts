@@ -1,7 +1,12 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { isAbsoluteHttpUrl, readEmbedParams, transactionCodeSchema } from '@cryptocheckout/core';
-import { PAY_ASSETS_DIR, payPageSecurityHeaders, renderPayPage, resolveLanguage } from '@cryptocheckout/pay';
+import {
+  PAY_ASSETS_DIR,
+  payPageSecurityHeaders,
+  renderPayPage,
+  resolveLanguage,
+} from '@cryptocheckout/pay-page';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ResolvedConfig } from '../config.js';
 import type { CheckoutService } from '../domain/checkout-service.js';

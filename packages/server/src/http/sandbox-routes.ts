@@ -6,7 +6,7 @@ import {
   transactionQuerySchema,
   transactionSchema,
 } from '@cryptocheckout/core';
-import { escapeHtml, frameAncestorsDirective } from '@cryptocheckout/pay';
+import { escapeHtml, frameAncestorsDirective } from '@cryptocheckout/pay-page';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';

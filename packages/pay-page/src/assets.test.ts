@@ -26,7 +26,7 @@ describe('browser assets', () => {
   });
 
   it('resolve to the package’s dist/assets and carry a content hash once built', () => {
-    expect(PAY_ASSETS_DIR.replace(/\\/g, '/')).toMatch(/apps\/pay\/dist\/assets$/);
+    expect(PAY_ASSETS_DIR.replace(/\\/g, '/')).toMatch(/packages\/pay-page\/dist\/assets$/);
     expect(assetUrl('pay.js', outdir)).toMatch(/^\/pay\/assets\/pay\.js\?v=[0-9a-f]{12}$/);
     expect(assetUrl('pay.css', join(outdir, 'missing'))).toBe('/pay/assets/pay.css');
   });

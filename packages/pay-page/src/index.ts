@@ -1,5 +1,5 @@
 /**
- * @cryptocheckout/pay — the hosted pay page served at `GET /pay/<transaction_code>`: server-side
+ * @cryptocheckout/pay-page — the hosted pay page served at `GET /pay/<transaction_code>`: server-side
  * rendering, security headers and language choice. The browser half is built into PAY_ASSETS_DIR.
  */
 export { assetUrl, PAY_ASSET_FILES, PAY_ASSETS_DIR, PAY_ASSETS_PATH, type PayAssetFile } from './assets.js';
