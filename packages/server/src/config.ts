@@ -26,9 +26,9 @@ export interface ServerOptions {
   /** Seconds a sandbox payment sent with `confirmed: false` takes to confirm (default 5). */
   sandboxConfirmationSeconds?: number;
   webhooks?: {
-    /** Per-attempt timeout (default 8000 ms, spec 6.1). */
+    /** Per-attempt timeout (default 8000 ms; docs/api.md "Webhook"). */
     timeoutMs?: number;
-    /** Extra attempts after a failed one (default 0: fire-and-forget, spec 6.1). */
+    /** Extra attempts after a failed one (default 0: fire-and-forget; docs/api.md "Webhook"). */
     retries?: number;
     /** First retry delay; doubles per retry (default 30 000 ms). */
     retryBaseDelayMs?: number;

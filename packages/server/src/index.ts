@@ -1,6 +1,6 @@
 /**
  * @cryptocheckout/server — the Crypto Checkout reference server: the checkout service of
- * spec 4, the hosted pay page, sandbox payments and durable webhooks.
+ * docs/api.md, the hosted pay page, sandbox payments and durable webhooks.
  */
 export type { ResolvedConfig, ServerMode, ServerOptions } from './config.js';
 export type { CheckoutService } from './domain/checkout-service.js';

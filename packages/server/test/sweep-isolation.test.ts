@@ -46,7 +46,7 @@ describe('background work with one transaction that cannot be updated', () => {
 
       // Both payments are now due to confirm. Only the sweep looks at the healthy transaction.
       clock.advanceSeconds(10);
-      await expect(server.service.refresh(poisoned.transaction_code)).rejects.toThrow();
+      await expect(server.service.applyDueTransition(poisoned.transaction_code)).rejects.toThrow();
       await receiver.waitFor(1);
       expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({
         transaction_code: healthy.transaction_code,

@@ -1,5 +1,5 @@
 import { compareDecimals, decimalPlaces, parseDecimal } from '@cryptocheckout/core';
-import { ServiceProblem } from '../http/problem.js';
+import { ServiceProblem } from './service-problem.js';
 
 /**
  * The most one checkout, or one payment, may be worth in USD: a thousand times the largest rail

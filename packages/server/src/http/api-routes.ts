@@ -23,7 +23,7 @@ const errors = {
   422: errorEnvelopeSchema,
 };
 
-/** The four endpoints of spec 4.1–4.4 and the health check, under /api. */
+/** The four endpoints of docs/api.md ("Endpoints") and the health check, under /api. */
 export function registerApiRoutes(
   app: FastifyInstance,
   service: CheckoutService,

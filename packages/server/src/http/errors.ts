@@ -1,8 +1,8 @@
 import type { Socket } from 'node:net';
 import { ERROR_CODES, type ErrorCode } from '@cryptocheckout/core';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceProblem } from '../domain/service-problem.js';
 import { sendError } from './envelope.js';
-import { ServiceProblem } from './problem.js';
 import { RequestValidationError } from './validation.js';
 
 /** Largest request body accepted; a checkout body is well under 4 KiB. */

@@ -10,7 +10,7 @@ import {
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ResolvedConfig } from '../config.js';
 import type { CheckoutService } from '../domain/checkout-service.js';
-import { ServiceProblem } from './problem.js';
+import { ServiceProblem } from '../domain/service-problem.js';
 
 const ASSET_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -20,7 +20,7 @@ const ASSET_TYPES: Record<string, string> = {
   '.map': 'application/json',
 };
 
-/** The hosted page `/pay/<transaction_code>` (spec 4.5) and its static assets. */
+/** The hosted page `/pay/<transaction_code>` (docs/api.md) and its static assets. */
 export function registerPageRoutes(
   app: FastifyInstance,
   service: CheckoutService,

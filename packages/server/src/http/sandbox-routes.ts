@@ -58,7 +58,7 @@ export function registerSandboxRoutes(
       },
     },
     async (request, reply) => {
-      await service.refresh(request.query.transaction_code);
+      await service.applyDueTransition(request.query.transaction_code);
       return sendSuccess(reply, {
         deliveries: await outbox.deliveriesOf(request.query.transaction_code.toLowerCase()),
       });

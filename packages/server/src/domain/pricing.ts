@@ -1,0 +1,158 @@
+import {
+  compareDecimals,
+  decimalToScaled,
+  divideDecimals,
+  fiatMinorUnits,
+  multiplyDecimals,
+  normalizeFiatAmount,
+  type PaymentOption,
+  parseDecimal,
+  subtractDecimalsAtLeastZero,
+  toMinorUnits,
+} from '@cryptocheckout/core';
+import type { Logger } from 'pino';
+import type { TransactionRow } from '../db/transaction-repository.js';
+import { quoteDecimals, RAILS, type Rail } from '../rails/catalog.js';
+import type { PaymentRailProvider } from '../rails/payment-rail-provider.js';
+import type { RateProvider } from '../rates/rate-provider.js';
+import { assertWithinUsdLimit } from './limits.js';
+import { ServiceProblem } from './service-problem.js';
+
+/** A fiat amount converted to USD at the rate it was locked at. */
+export interface LockedRate {
+  /** USD, 2 decimals, at least 0.01. */
+  amountInUsd: string;
+  /** USD per unit of the fiat currency. */
+  usdRate: string;
+  source: string;
+}
+
+/** Prices orders and rails: fiat to USD at a locked rate, USD to each rail's asset. */
+export class Pricing {
+  constructor(
+    private readonly rates: RateProvider,
+    private readonly rails: PaymentRailProvider,
+    private readonly logger: Logger,
+  ) {}
+
+  /**
+   * A request's fiat amount in canonical form (the currency's minor units).
+   * @throws ServiceProblem `invalid_request` naming `fiat_amount` or `fiat_currency`.
+   */
+  checkedFiatAmount(fiatAmount: unknown, fiatCurrency: string): string {
+    try {
+      const amount = normalizeFiatAmount(fiatAmount, fiatCurrency);
+      if (toMinorUnits(amount, fiatCurrency) <= 0n) {
+        throw new ServiceProblem('invalid_request', 'fiat_amount must be greater than 0.', 'fiat_amount');
+      }
+      return amount;
+    } catch (error) {
+      if (error instanceof ServiceProblem) throw error;
+      const code = (error as { code?: string }).code;
+      const field = code === 'unsupported_currency' ? 'fiat_currency' : 'fiat_amount';
+      throw new ServiceProblem('invalid_request', `${field}: ${(error as Error).message}`, field);
+    }
+  }
+
+  /**
+   * Converts a fiat amount to USD at the current rate, which the checkout then keeps.
+   * @throws ServiceProblem `unavailable` when the rate source fails, `invalid_request` without a rate
+   *   or over the USD limit.
+   */
+  async lockRate(fiatAmount: string, fiatCurrency: string): Promise<LockedRate> {
+    const quote = await this.rates.fiatToUsd(fiatCurrency).catch((error: unknown) => {
+      this.logger.error({ err: error, fiatCurrency }, 'rate source failed');
+      throw new ServiceProblem('unavailable', 'The exchange-rate source is unavailable; try again shortly.');
+    });
+    if (!quote) {
+      throw new ServiceProblem('invalid_request', `No exchange rate for ${fiatCurrency}.`, 'fiat_currency');
+    }
+    // USD amounts have 2 decimals, rounded half up; a positive order is never priced at 0.
+    const converted = multiplyDecimals(fiatAmount, quote.usdPerUnit, 2, 'half_up');
+    assertWithinUsdLimit(converted, 'fiat_amount', `fiat_amount ${fiatAmount} ${fiatCurrency}`);
+    const amountInUsd = maxDecimal(converted, '0.01');
+    return { amountInUsd, usdRate: quote.usdPerUnit, source: quote.source };
+  }
+
+  /** USD per unit of a crypto rail's asset. @throws ServiceProblem `unavailable` without a price. */
+  async assetPrice(rail: Rail): Promise<string> {
+    const quote = await this.rates.assetToUsd(rail.asset!).catch(() => undefined);
+    if (!quote) {
+      throw new ServiceProblem('unavailable', `No price for ${rail.asset} right now; try again shortly.`);
+    }
+    return quote.usdPerUnit;
+  }
+
+  /**
+   * Prices rails for what a transaction still owes: the whole order before any payment (and once
+   * nothing is left), else the rest, in USD and in the order's currency at the locked rate.
+   */
+  async priceWhatIsDue(row: TransactionRow, rails: readonly Rail[] = RAILS) {
+    const rest = subtractDecimalsAtLeastZero(row.amount_in_usd, row.received_usd);
+    const partlyPaid = compareDecimals(rest, '0') > 0 && compareDecimals(rest, row.amount_in_usd) < 0;
+    const dueUsd = partlyPaid ? rest : row.amount_in_usd;
+    const dueFiat = partlyPaid
+      ? divideDecimals(rest, row.usd_rate, fiatMinorUnits(row.fiat_currency), 'up')
+      : row.fiat_amount;
+    return { dueUsd, options: await this.priceRails(dueUsd, dueFiat, row.fiat_currency, rails) };
+  }
+
+  /** Each rail's amount for a USD amount (fiat rails: the fiat amount) and whether it is payable. */
+  async priceRails(
+    amountUsd: string,
+    fiatAmount: string,
+    fiatCurrency: string,
+    rails: readonly Rail[] = RAILS,
+  ): Promise<PaymentOption[]> {
+    const usdCents = decimalToScaled(amountUsd, 2);
+    const assets = [...new Set(rails.flatMap((rail) => (rail.kind === 'crypto' ? [rail.asset!] : [])))];
+    const quotes = new Map(
+      await Promise.all(
+        assets.map(
+          async (asset) => [asset, await this.rates.assetToUsd(asset).catch(() => undefined)] as const,
+        ),
+      ),
+    );
+    return rails.map((rail) => {
+      const bounds = railBoundsInCents(rail);
+      const withinBounds = usdCents >= bounds.min && usdCents <= bounds.max;
+      const quote = rail.kind === 'crypto' ? quotes.get(rail.asset!) : undefined;
+      const priced = rail.kind === 'fiat' || quote !== undefined;
+      const amount =
+        rail.kind === 'fiat'
+          ? fiatAmount
+          : quote
+            ? divideDecimals(amountUsd, quote.usdPerUnit, quoteDecimals(rail), 'up')
+            : '0';
+      return {
+        slug: rail.slug,
+        name: rail.name,
+        kind: rail.kind,
+        asset: rail.asset ?? fiatCurrency,
+        network: rail.network,
+        amount: parseDecimal(amount),
+        amount_usd: Number(amountUsd),
+        min_usd: Number(rail.minUsd),
+        max_usd: Number(rail.maxUsd),
+        available: priced && withinBounds && this.rails.supports(rail),
+      };
+    });
+  }
+}
+
+const boundsCache = new WeakMap<Rail, { min: bigint; max: bigint }>();
+
+/** A rail's USD bounds as integer cents, computed once per rail. */
+function railBoundsInCents(rail: Rail): { min: bigint; max: bigint } {
+  let bounds = boundsCache.get(rail);
+  if (!bounds) {
+    bounds = { min: decimalToScaled(rail.minUsd, 2), max: decimalToScaled(rail.maxUsd, 2) };
+    boundsCache.set(rail, bounds);
+  }
+  return bounds;
+}
+
+/** The larger of two decimal strings. */
+export function maxDecimal(a: string, b: string): string {
+  return compareDecimals(a, b) >= 0 ? a : b;
+}

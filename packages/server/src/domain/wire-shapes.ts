@@ -1,0 +1,65 @@
+import {
+  SETTLED_EVENT,
+  type SettledWebhook,
+  type Transaction,
+  type TransactionStatus,
+} from '@cryptocheckout/core';
+import type { PaymentRow, TransactionRow } from '../db/transaction-repository.js';
+
+/** The hosted page of a transaction under the server's public origin. */
+export function checkoutUrlOf(publicUrl: string, transactionCode: string): string {
+  return `${publicUrl}/pay/${transactionCode}`;
+}
+
+/** The `GET /transaction` data object for a stored row and its payments (docs/api.md). */
+export function transactionLookup(
+  row: TransactionRow,
+  payments: readonly PaymentRow[],
+  publicUrl: string,
+): Transaction {
+  return {
+    transaction_code: row.transaction_code,
+    status: row.status as TransactionStatus,
+    external_reference: row.external_reference,
+    fiat_amount: Number(row.fiat_amount),
+    fiat_currency: row.fiat_currency,
+    amount_in_usd: Number(row.amount_in_usd),
+    received_usd: Number(row.received_usd),
+    checkout_url: checkoutUrlOf(publicUrl, row.transaction_code),
+    wallet_address: row.wallet_address,
+    wallet_currency: row.wallet_currency,
+    wallet_network: row.wallet_network,
+    payout_dispatched: row.payout_dispatched === 1,
+    payment_method: row.payment_method,
+    late: row.late === 1,
+    created_at: row.created_at,
+    expires_at: row.expires_at,
+    settled_at: row.settled_at,
+    payments: payments.map((payment) => ({
+      payment_method: payment.payment_method,
+      asset: payment.asset,
+      network: payment.network,
+      amount: payment.amount,
+      amount_usd: Number(payment.amount_usd),
+      tx_id: payment.tx_id,
+      seen_at: payment.seen_at,
+    })),
+  };
+}
+
+/** The `transaction.settled` webhook body, exactly the fields docs/api.md lists; `timestamp` in Unix seconds. */
+export function settledWebhook(row: TransactionRow, now: Date): SettledWebhook {
+  return {
+    event: SETTLED_EVENT,
+    transaction_code: row.transaction_code,
+    external_reference: row.external_reference,
+    fiat_amount: Number(row.fiat_amount),
+    fiat_currency: row.fiat_currency,
+    received_usd: Number(row.received_usd),
+    wallet_address: row.wallet_address,
+    wallet_currency: row.wallet_currency,
+    wallet_network: row.wallet_network,
+    payout_dispatched: row.payout_dispatched === 1,
+    timestamp: Math.floor(now.getTime() / 1000),
+  };
+}
