@@ -9,6 +9,21 @@ const textEncoder = new TextEncoder();
  * keccak-256(lowercase hex text) is 8 or more.
  */
 export function toChecksumAddress(lowercaseHex: string): string {
+  // A shop sends its one payout wallet with every checkout: remembering recent answers spares a
+  // keccak-256 per request. Bounded, so arbitrary input cannot grow it.
+  let checksummed = recentChecksums.get(lowercaseHex);
+  if (checksummed === undefined) {
+    checksummed = computeChecksumAddress(lowercaseHex);
+    if (recentChecksums.size >= RECENT_CHECKSUMS_LIMIT) recentChecksums.clear();
+    recentChecksums.set(lowercaseHex, checksummed);
+  }
+  return checksummed;
+}
+
+const RECENT_CHECKSUMS_LIMIT = 256;
+const recentChecksums = new Map<string, string>();
+
+function computeChecksumAddress(lowercaseHex: string): string {
   const hash = keccak_256(textEncoder.encode(lowercaseHex));
   let out = '0x';
   for (let i = 0; i < lowercaseHex.length; i++) {

@@ -1,4 +1,5 @@
 import type { Transaction as DatabaseTransaction, Kysely, Selectable } from 'kysely';
+import { BatchedInsert } from './batched-insert.js';
 import type { DatabaseSchema, PaymentsTable, TransactionsTable } from './schema.js';
 
 export type TransactionRow = Selectable<TransactionsTable>;
@@ -42,19 +43,12 @@ export class TransactionRepository {
       .orderBy('seen_at')
       .orderBy('payment_id')
       .compile();
-    const template = Object.fromEntries(TRANSACTION_COLUMNS.map((column) => [column, null]));
-    this.insertTransaction = db
-      .insertInto('transactions')
-      .values(template as unknown as TransactionRow)
-      .compile();
+    this.insertTransaction = new BatchedInsert<TransactionRow>(db, 'transactions', TRANSACTION_COLUMNS);
   }
 
-  /** Stores a new transaction row. */
-  async insert(row: TransactionRow): Promise<void> {
-    await this.db.executeQuery({
-      ...this.insertTransaction,
-      parameters: TRANSACTION_COLUMNS.map((column) => row[column]),
-    });
+  /** Stores a new transaction row; resolves once it is committed (with rows created alongside it). */
+  insert(row: TransactionRow): Promise<void> {
+    return this.insertTransaction.insert(row);
   }
 
   /** The row and its payments (oldest first), or undefined when no transaction has the code. */

@@ -5,7 +5,10 @@ export function sendSuccess(reply: FastifyReply, data: unknown, httpStatus = 200
   return reply.code(httpStatus).send({ status: 'success', data });
 }
 
-/** Sends `{"status":"error","error":{code,message,field?}}`. */
+/**
+ * Sends `{"status":"error","error":{code,message,field?}}`. Carries nosniff itself because errors the
+ * router raises (a malformed URL) are answered before the onRequest hook that sets it on the rest.
+ */
 export function sendError(
   reply: FastifyReply,
   httpStatus: number,
@@ -16,5 +19,6 @@ export function sendError(
   return reply
     .code(httpStatus)
     .type('application/json; charset=utf-8')
+    .header('x-content-type-options', 'nosniff')
     .send({ status: 'error', error: field === undefined ? { code, message } : { code, message, field } });
 }

@@ -145,6 +145,9 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
       ? sendError(reply, error.statusCode, code, error.message)
       : sendError(reply, 400, 'invalid_request', error.message);
   }
-  request.log.error({ err: error, url: request.url }, 'unhandled error');
+  request.log.error(
+    { err: error, reqId: request.id, method: request.method, url: request.url },
+    'unhandled error',
+  );
   return sendError(reply, 500, 'internal_error', 'Something went wrong on the server; it has been logged.');
 }
