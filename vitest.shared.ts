@@ -7,8 +7,9 @@ const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url))
  * against a stale build.
  */
 export const workspaceAliases = {
-  // The subpath first: an alias also matches longer specifiers that start with it.
+  // The subpaths first: an alias also matches longer specifiers that start with it.
   '@cryptocheckout/core/browser': fromRoot('./packages/core/src/browser/index.ts'),
+  '@cryptocheckout/core/node': fromRoot('./packages/core/src/node/index.ts'),
   '@cryptocheckout/core': fromRoot('./packages/core/src/index.ts'),
   '@cryptocheckout/server': fromRoot('./packages/server/src/index.ts'),
   '@cryptocheckout/pay-page': fromRoot('./packages/pay-page/src/index.ts'),

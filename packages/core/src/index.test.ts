@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import * as browser from './browser/index.js';
 import * as core from './index.js';
+import * as node from './node/index.js';
 
-// The curated public API. A name appearing here is a promise to every package and plugin that
-// imports it; adding one is a decision, and an internal helper leaking out fails this test.
+// The curated public API of each entry point. A name appearing here is a promise to every package
+// and plugin that imports it; adding one is a decision, and an internal helper leaking out, or a
+// name leaving an entry, fails this test.
 const PUBLIC_API = [
   'ApiError',
   'CryptoCheckoutError',
@@ -20,7 +23,6 @@ const PUBLIC_API = [
   'ORDER_STATES',
   'RAIL_KINDS',
   'RECOMMENDED_ASSET',
-  'STATUS_WIDGET_SELECTOR',
   'SANDBOX_PAYMENT_SIZES',
   'SETTLED_EVENT',
   'TRANSACTION_STATUSES',
@@ -32,7 +34,6 @@ const PUBLIC_API = [
   'checkoutRequestSchema',
   'compareDecimals',
   'createCheckoutClient',
-  'createStatusPoller',
   'cryptoPaymentLinkSchema',
   'customerSchema',
   'decideReconciliation',
@@ -55,11 +56,8 @@ const PUBLIC_API = [
   'isSupportedFiatCurrency',
   'isoDateTimeSchema',
   'jsonSchemas',
-  'mountStatusWidget',
-  'mountStatusWidgets',
   'multiplyDecimals',
   'normalizeFiatAmount',
-  'openCheckoutModal',
   'parseDecimal',
   'paymentLinkQuerySchema',
   'paymentLinkSchema',
@@ -67,7 +65,6 @@ const PUBLIC_API = [
   'paymentOptionsQuerySchema',
   'paymentOptionsSchema',
   'paymentSchema',
-  'postToParent',
   'readEmbedParams',
   'sandboxPaymentRequestSchema',
   'scaledToDecimal',
@@ -82,9 +79,31 @@ const PUBLIC_API = [
   'validateWalletAddress',
 ];
 
+/** `@cryptocheckout/core/browser`: the helpers that need a DOM. */
+const BROWSER_API = [
+  'STATUS_WIDGET_SELECTOR',
+  'createStatusPoller',
+  'mountStatusWidget',
+  'mountStatusWidgets',
+  'openCheckoutModal',
+  'postToParent',
+];
+
+/** `@cryptocheckout/core/node`: the helpers that need Node built-ins. */
+const NODE_API = ['SIGNATURE_HEADER', 'signWebhook', 'verifyWebhookSignature'];
+
 describe('@cryptocheckout/core public API', () => {
   it('exports exactly the curated names', () => {
     expect(Object.keys(core).sort()).toEqual([...PUBLIC_API].sort());
+  });
+  it('exports exactly the curated names from ./browser', () => {
+    expect(Object.keys(browser).sort()).toEqual([...BROWSER_API].sort());
+  });
+  it('exports exactly the curated names from ./node', () => {
+    expect(Object.keys(node).sort()).toEqual([...NODE_API].sort());
+  });
+  it('keeps the root free of DOM and Node helpers', () => {
+    for (const name of [...BROWSER_API, ...NODE_API]) expect(name in core).toBe(false);
   });
   it('keeps codec internals private', () => {
     for (const internal of [
@@ -97,6 +116,7 @@ describe('@cryptocheckout/core public API', () => {
       'readStatusWidgetConfig',
     ]) {
       expect(internal in core).toBe(false);
+      expect(internal in browser).toBe(false);
     }
   });
 });

@@ -1,9 +1,21 @@
 /**
  * @cryptocheckout/core — the one place where every wire shape of the Crypto Checkout service is
- * defined, and the logic the server, the pay page and the merchant plugins share.
+ * defined, and the logic the server, the pay page and the merchant plugins share. This entry runs
+ * anywhere (no DOM, no Node built-ins); the DOM helpers are `@cryptocheckout/core/browser` and the
+ * webhook signature is `@cryptocheckout/core/node`.
  */
-export * from './browser/index.js';
 export * from './client/index.js';
+export {
+  buildEmbedUrl,
+  EMBED_MESSAGE_SOURCE,
+  EMBED_PROTOCOL_VERSION,
+  type EmbedMessage,
+  type EmbedMessageType,
+  type EmbedParams,
+  isEmbedMessage,
+  isHttpOrigin,
+  readEmbedParams,
+} from './embed-protocol.js';
 export {
   ApiError,
   CryptoCheckoutError,

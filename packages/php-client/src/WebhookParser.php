@@ -10,19 +10,26 @@ use CryptoCheckout\Client\Validation\Rules;
 use CryptoCheckout\Client\Validation\ShapeMismatch;
 
 /**
- * Parses the body of the transaction.settled webhook (spec 6.2). The webhook is unsigned, so the
- * result is only a hint: read its transaction_code, then act on Client::getTransaction().
+ * Parses the body of the transaction.settled webhook (docs/api.md, "Webhook `transaction.settled`")
+ * and verifies its optional signature. Even a signed body is only a hint: read its
+ * transaction_code, then act on Client::getTransaction().
  */
 final class WebhookParser
 {
     public const SETTLED_EVENT = 'transaction.settled';
+
+    /** The header of the optional signature, in PHP $_SERVER['HTTP_X_CRYPTOCHECKOUT_SIGNATURE']. */
+    public const SIGNATURE_HEADER = 'x-cryptocheckout-signature';
+
+    /** Replay window verifySignature() allows by default, in seconds either side of now. */
+    public const DEFAULT_TOLERANCE_SECONDS = 300;
 
     private function __construct()
     {
     }
 
     /**
-     * Returns exactly the fields of spec 6.2 (event, transaction_code, external_reference,
+     * Returns exactly the fields of the settled webhook (event, transaction_code, external_reference,
      * fiat_amount, fiat_currency, received_usd, wallet_address, wallet_currency, wallet_network,
      * payout_dispatched, timestamp in Unix seconds); other members of the body are dropped.
      *
@@ -54,5 +61,67 @@ final class WebhookParser
         } catch (ShapeMismatch $mismatch) {
             throw new InvalidWebhookException($mismatch->getField(), 'Invalid webhook body: ' . $mismatch->getMessage());
         }
+    }
+
+    /**
+     * True when $header is a valid signature of $rawBody under $secret, made within
+     * $toleranceSeconds of $nowSeconds (both Unix seconds) either way, which bounds replays. The
+     * header is `t=<unix seconds>,v1=<lower-case hex HMAC-SHA256 of "<t>.<body>">` (docs/api.md,
+     * "Webhook signature"); pass the body exactly as received (php://input), before
+     * any decoding. Never throws: a missing or malformed header, an empty secret, a duplicated
+     * part, a non-hex or wrong-length digest all give false. Parts other than t and v1 are
+     * ignored, so a later scheme can be sent alongside.
+     */
+    public static function verifySignature(
+        string $secret,
+        string $rawBody,
+        string $header,
+        int $nowSeconds,
+        int $toleranceSeconds = self::DEFAULT_TOLERANCE_SECONDS
+    ): bool {
+        if ($secret === '') {
+            return false;
+        }
+        $parts = self::signatureParts($header);
+        if ($parts === null || !isset($parts['t'], $parts['v1'])) {
+            return false;
+        }
+        $timestamp = $parts['t'];
+        $given = $parts['v1'];
+        // Exactly what the signer writes: a canonical decimal of at most 15 digits and a
+        // lower-case hex digest. Anything else is refused, never normalised.
+        if (
+            preg_match('/\A(?:0|[1-9][0-9]{0,14})\z/', $timestamp) !== 1
+            || preg_match('/\A[0-9a-f]{64}\z/', $given) !== 1
+        ) {
+            return false;
+        }
+        if (abs($nowSeconds - (int) $timestamp) > $toleranceSeconds) {
+            return false;
+        }
+        return hash_equals(hash_hmac('sha256', $timestamp . '.' . $rawBody, $secret), $given);
+    }
+
+    /**
+     * The header's `key=value` parts, separated by commas; null when a part has no key or a key
+     * repeats.
+     *
+     * @return array<string, string>|null
+     */
+    private static function signatureParts(string $header): ?array
+    {
+        $parts = [];
+        foreach (explode(',', $header) as $part) {
+            $separator = strpos($part, '=');
+            if ($separator === false || $separator === 0) {
+                return null;
+            }
+            $key = substr($part, 0, $separator);
+            if (array_key_exists($key, $parts)) {
+                return null;
+            }
+            $parts[$key] = substr($part, $separator + 1);
+        }
+        return $parts;
     }
 }

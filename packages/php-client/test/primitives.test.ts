@@ -1,4 +1,7 @@
+import { createHmac } from 'node:crypto';
 import { FIAT_CURRENCIES, NETWORKS, ORDER_STATES, TRANSACTION_STATUSES } from '@cryptocheckout/core';
+import { signWebhook, verifyWebhookSignature } from '@cryptocheckout/core/node';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeEachPhp } from '../../php-testkit/src/index.js';
 import { CLIENT_MOUNTS, LOAD_CLIENT } from './harness.js';
@@ -330,6 +333,83 @@ describeEachPhp(
           `${JSON.stringify(body).slice(0, -1)},"timestamp":1793527200.0}`,
         );
         expect(parsed).toEqual([1793527200, 'integer', 'double']);
+      });
+
+      // The shared cases are in packages/core/vectors/signatures.json (vectors.test.ts); these are
+      // the inputs JSON cannot carry or a PHP caller alone can pass.
+      it('verifies a signature over raw bytes that are not UTF-8', async () => {
+        const body = Buffer.from([0xff, 0xfe, 0x00, 0x7b, 0x22]);
+        const digest = createHmac('sha256', 'whsec_test').update('1793527200.').update(body).digest('hex');
+        const results = await run(
+          `
+          $body = base64_decode($input['body']);
+          echo json_encode([
+              CryptoCheckout\\Client\\WebhookParser::verifySignature('whsec_test', $body, $input['header'], 1793527200),
+              CryptoCheckout\\Client\\WebhookParser::verifySignature('whsec_test', $body . "\\0", $input['header'], 1793527200),
+          ]);
+        `,
+          { body: body.toString('base64'), header: `t=1793527200,v1=${digest}` },
+        );
+        expect(results).toEqual([true, false]);
+      });
+
+      it('agrees with the TypeScript port on generated headers and extreme clocks, without a warning', async () => {
+        const valid = signWebhook('whsec_test', '{}', 1793527200);
+        const pieces = fc.constantFrom(
+          't=',
+          'v1=',
+          '1=',
+          '=',
+          ',',
+          '0',
+          '1793527200',
+          'ff',
+          valid,
+          `,${valid}`,
+        );
+        const headers = [
+          valid,
+          `${valid},1=ff`,
+          ...fc.sample(fc.string({ unit: 'binary', maxLength: 120 }), { numRuns: 300, seed: 7 }),
+          ...fc.sample(
+            fc.array(pieces, { maxLength: 6 }).map((parts) => parts.join('')),
+            { numRuns: 300, seed: 11 },
+          ),
+        ];
+        const clocks = [
+          [Number.MIN_SAFE_INTEGER, 300],
+          [Number.MAX_SAFE_INTEGER, 300],
+          [1793527200, -1],
+          [1793527200, Number.MAX_SAFE_INTEGER],
+        ];
+        const results = await run(
+          `
+          $verify = static function (string $header, int $now, int $tolerance): bool {
+              return CryptoCheckout\\Client\\WebhookParser::verifySignature('whsec_test', '{}', $header, $now, $tolerance);
+          };
+          $answers = [];
+          foreach ($input['headers'] as $header) {
+              $answers[] = $verify($header, 1793527200, 300);
+          }
+          foreach ($input['clocks'] as [$now, $tolerance]) {
+              $answers[] = $verify($input['valid'], $now, $tolerance);
+          }
+          $answers[] = $verify($input['valid'], PHP_INT_MIN, 300);
+          $answers[] = $verify($input['valid'], PHP_INT_MAX, 300);
+          echo json_encode($answers);
+        `,
+          { headers, valid, clocks },
+        );
+        const expected = [
+          ...headers.map((header) => verifyWebhookSignature('whsec_test', '{}', header, 1793527200)),
+          ...clocks.map(([now, tolerance]) =>
+            verifyWebhookSignature('whsec_test', '{}', valid, now!, tolerance),
+          ),
+          false,
+          false,
+        ];
+        expect(results).toEqual(expected);
+        expect(expected.filter(Boolean).length).toBeGreaterThan(2);
       });
     });
 

@@ -31,12 +31,17 @@ interface ShapeVectors<Key extends string> {
 interface ReconcileVectors {
   cases: Array<{ name: string; expected: { action: string; reason?: string } }>;
 }
+interface SignatureVectors {
+  sign: Array<{ name: string }>;
+  verify: Array<{ name: string; valid: boolean }>;
+}
 
 const addresses = readVectors<AddressVectors>('addresses.json');
 const money = readVectors<MoneyVectors>('money.json');
 const webhooks = readVectors<ShapeVectors<'body'>>('webhooks.json');
 const lookups = readVectors<ShapeVectors<'data'>>('lookups.json');
 const reconcile = readVectors<ReconcileVectors>('reconcile.json');
+const signatures = readVectors<SignatureVectors>('signatures.json');
 
 const SETTLED_FIELDS = [
   'event',
@@ -59,6 +64,7 @@ describe('vector files', () => {
     'webhooks.json',
     'lookups.json',
     'reconcile.json',
+    'signatures.json',
   ])('%s is present', (file) => {
     expect(existsSync(join(VECTORS_ROOT, file))).toBe(true);
   });
@@ -254,6 +260,39 @@ describeEachPhp(
         expect(String(decision?.note).length).toBeGreaterThan(10);
         // A hold tells the merchant how much is missing; no other action carries an amount.
         expect('amount_due_usd' in (decision ?? {})).toBe(vector.expected.action === 'hold_underpaid');
+      });
+    });
+
+    describe.runIf(signatures)('signatures.json', () => {
+      let results: { sign: unknown[]; verify: unknown[] } = { sign: [], verify: [] };
+      beforeAll(async () => {
+        results = (await php().runJson(`${LOAD_CLIENT}
+          use CryptoCheckout\\Client\\WebhookParser;
+          $vectors = json_decode(file_get_contents('/vectors/signatures.json'), true);
+          // The PHP port only verifies: a header the TypeScript signer wrote must verify when it was
+          // made, and every verify case must end as the vector says.
+          $sign = array_map(static function (array $case): bool {
+              return WebhookParser::verifySignature($case['secret'], $case['body'], $case['header'], $case['timestamp']);
+          }, $vectors['sign']);
+          $verify = array_map(static function (array $case): bool {
+              return isset($case['toleranceSeconds'])
+                  ? WebhookParser::verifySignature($case['secret'], $case['body'], $case['header'], $case['now'], $case['toleranceSeconds'])
+                  : WebhookParser::verifySignature($case['secret'], $case['body'], $case['header'], $case['now']);
+          }, $vectors['verify']);
+          echo json_encode(['sign' => $sign, 'verify' => $verify]);
+        `)) as typeof results;
+      });
+
+      it.each(
+        (signatures?.sign ?? []).map((vector, index) => [vector.name, index] as const),
+      )('verifies the signed header: %s', (_name, index) => {
+        expect(results.sign[index]).toBe(true);
+      });
+
+      it.each(
+        (signatures?.verify ?? []).map((vector, index) => [vector.name, vector, index] as const),
+      )('verify: %s', (_name, vector, index) => {
+        expect(results.verify[index]).toBe(vector.valid);
       });
     });
   },

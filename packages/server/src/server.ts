@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { type ResolvedConfig, resolveConfig, type ServerOptions } from './config.js';
-import { openDatabase } from './db/database.js';
+import { closeDatabase, openDatabase } from './db/database.js';
 import { CheckoutService } from './domain/checkout-service.js';
 import { buildApp } from './http/app.js';
 import { readableLogStream } from './logging.js';
@@ -63,7 +63,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   try {
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
-    await db.destroy();
+    await closeDatabase(db);
     throw error;
   }
   const port = (app.server.address() as AddressInfo).port;
@@ -103,7 +103,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         await app.close();
         await rails.stop?.();
         await outbox.stop();
-        await db.destroy();
+        await closeDatabase(db);
       })();
       return closing;
     },

@@ -211,7 +211,7 @@ describe('GET endpoints refuse bad input', () => {
     const response = await fetch(`${server.url}/api/checkout`);
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('POST');
-    expect((await response.json()).error.code).toBe('method_not_allowed');
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('method_not_allowed');
   });
 
   it('answers 409 for a rail chosen on a settled transaction, 422 for a rail outside its bounds', async () => {

@@ -1,21 +1,27 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { PAY_ASSETS_DIR } from '@cryptocheckout/pay-page';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bundledCli } from './cli-bundle.js';
 
-// The CLI is what `npm start` runs; it is tested as built (`npm test` builds first).
-const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+// The CLI is what `npm start` runs; it is tested as bundled from the current sources.
+const serverPackage = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+let cli: string;
 let child: ChildProcess | undefined;
+beforeAll(async () => {
+  cli = await bundledCli();
+});
 afterEach(() => {
   child?.kill('SIGKILL');
   child = undefined;
 });
 
 function run(args: string[], env: Record<string, string> = {}) {
-  if (!existsSync(cli)) throw new Error('packages/server is not built: run `npm run build` first.');
-  child = spawn(process.execPath, [cli, ...args], {
+  child = spawn(process.execPath, ['--enable-source-maps', cli, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -49,6 +55,12 @@ describe('cryptocheckout-server CLI', () => {
     expect(process.output()).toMatch(/CRYPTOCHECKOUT_PORT/);
   });
 
+  it('prints the version of its package', async () => {
+    const process = run(['--version']);
+    expect(await process.exited).toBe(0);
+    expect(process.output().trim()).toBe(serverPackage.version);
+  });
+
   it('refuses a bad option with a pointer to --help', async () => {
     const process = run(['--mode', 'production', '--port', '0']);
     expect(await process.exited).toBe(1);
@@ -69,8 +81,17 @@ describe('cryptocheckout-server CLI', () => {
       const output = await process.waitFor(/Press Ctrl\+C/);
       const apiBase = /API base\s+(\S+)/.exec(output)![1]!;
       expect(output).toMatch(/sandbox mode/);
-      const health = await (await fetch(`${apiBase}/health`)).json();
-      expect(health.data).toMatchObject({ ok: true, mode: 'sandbox' });
+      const health = (await (await fetch(`${apiBase}/health`)).json()) as { data: unknown };
+      expect(health.data).toMatchObject({ ok: true, mode: 'sandbox', version: serverPackage.version });
+      // The page's browser assets come from the pay-page build (`npm test` builds first).
+      const asset = await fetch(`${apiBase.replace(/\/api$/, '')}/pay/assets/pay.css`);
+      const built = join(PAY_ASSETS_DIR, 'pay.css');
+      if (existsSync(built)) {
+        expect(asset.status).toBe(200);
+        expect(await asset.text()).toBe(readFileSync(built, 'utf8'));
+      } else {
+        expect(asset.status).toBe(404);
+      }
       expect(existsSync(join(dataDir, 'cryptocheckout.sqlite'))).toBe(true);
       child!.kill('SIGTERM');
       expect(await process.exited).toBe(0);

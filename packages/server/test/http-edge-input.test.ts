@@ -66,7 +66,7 @@ describe('control characters and malformed codes never reach the database', () =
         : {}),
     });
     expect(response.status).toBe(400);
-    expect((await response.json()).error).toMatchObject({
+    expect(((await response.json()) as { error: unknown }).error).toMatchObject({
       code: 'invalid_request',
       field: 'transaction_code',
     });

@@ -2,8 +2,8 @@
 // @vitest-environment-options {"url": "https://shop.example/checkout", "settings": {"navigation": {"disableChildFrameNavigation": true}}}
 import { Window as HappyDomWindow } from 'happy-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { EmbedMessage } from '../embed-protocol.js';
 import { type CheckoutModalHandle, openCheckoutModal } from './embed.js';
-import type { EmbedMessage } from './protocol.js';
 
 const CODE = '3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f';
 const CHECKOUT_URL = `https://pay.example/pay/${CODE}`;

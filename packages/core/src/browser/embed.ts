@@ -1,4 +1,4 @@
-import { buildEmbedUrl, type EmbedMessage, isEmbedMessage } from './protocol.js';
+import { buildEmbedUrl, type EmbedMessage, isEmbedMessage } from '../embed-protocol.js';
 
 /** Why the modal closed: the buyer dismissed it, the pay page asked, or the host called close(). */
 export type CheckoutModalCloseReason = 'dismissed' | 'checkout' | 'host';

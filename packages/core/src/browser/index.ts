@@ -1,3 +1,8 @@
+/**
+ * @cryptocheckout/core/browser — helpers that need a DOM: the checkout modal, the status poller,
+ * posting embed messages to the parent frame and the buyer status widget. The embed protocol's
+ * message shapes and URL helpers are DOM-free and live in the root entry (docs/embed-protocol.md).
+ */
 export {
   type CheckoutModalCloseReason,
   type CheckoutModalHandle,
@@ -11,18 +16,7 @@ export {
   type StatusPollerOptions,
   type StatusPollerTimers,
 } from './poller.js';
-export {
-  buildEmbedUrl,
-  EMBED_MESSAGE_SOURCE,
-  EMBED_PROTOCOL_VERSION,
-  type EmbedMessage,
-  type EmbedMessageType,
-  type EmbedParams,
-  isEmbedMessage,
-  isHttpOrigin,
-  postToParent,
-  readEmbedParams,
-} from './protocol.js';
+export { postToParent } from './post-to-parent.js';
 export {
   type BuyerStatus,
   mountStatusWidget,

@@ -1,3 +1,4 @@
+import { parseHttpUrl } from '../embed-protocol.js';
 import { type CheckoutModalHandle, openCheckoutModal } from './embed.js';
 import {
   createStatusPoller,
@@ -5,7 +6,6 @@ import {
   type StatusPollerDocument,
   type StatusPollerTimers,
 } from './poller.js';
-import { parseHttpUrl } from './protocol.js';
 
 /**
  * What a plugin's status endpoint answers inside its success envelope, and what the page starts

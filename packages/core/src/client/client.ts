@@ -22,7 +22,7 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
-/** Typed client for the four endpoints of the Crypto Checkout API (spec 4.1–4.4). */
+/** Typed client for the four endpoints of the Crypto Checkout API (docs/api.md). */
 export interface CheckoutClient {
   /** `POST /checkout`: creates a pending order; redirect the buyer to `checkout_url`. */
   createCheckout(request: CheckoutRequest, options?: CallOptions): Promise<CheckoutCreated>;

@@ -52,9 +52,9 @@ export type ReconcileAction =
   | { action: 'reject_mismatch'; reason: MismatchReason; note: string };
 
 /**
- * Decides what to do with an order given the authoritative transaction lookup (DESIGN.md,
- * reconciliation rules). Pure: no I/O, same inputs give the same action. Ports in other languages
- * follow `vectors/reconcile.json`.
+ * Decides what to do with an order given the authoritative transaction lookup (rules 1–4 of
+ * docs/plugin-kernel.md, "The decision"). Pure: no I/O, same inputs give the same action. Ports in
+ * other languages follow `vectors/reconcile.json`.
  */
 export function decideReconciliation(stored: StoredOrder, lookup: TransactionLookup): ReconcileAction {
   const mismatch = findMismatch(stored, lookup);

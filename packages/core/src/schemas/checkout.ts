@@ -14,7 +14,7 @@ import {
 } from './common.js';
 import { paymentOptionSchema } from './payment-options.js';
 
-/** The merchant's destination wallet, sent with every checkout (spec 2.2). */
+/** The merchant's destination wallet, sent with every checkout (docs/api.md, `POST /checkout`). */
 export const customerSchema = z.object({
   wallet_address: requiredString('customer.wallet_address'),
   crypto_currency: requiredString('customer.crypto_currency', ', e.g. "USDC"'),
@@ -31,7 +31,7 @@ export const fiatAmountInputSchema = z.union([z.number(), z.string()], {
 });
 
 /**
- * `POST /checkout` body (spec 4.2, DESIGN.md): every format rule is checked here, including the
+ * `POST /checkout` body (docs/api.md): every format rule is checked here, including the
  * amount's precision for its currency and the wallet address for its network.
  */
 export const checkoutRequestSchema = z
@@ -93,7 +93,7 @@ export const checkoutRequestSchema = z
   });
 export type CheckoutRequest = z.input<typeof checkoutRequestSchema>;
 
-/** `POST /checkout` success `data` (spec 4.2). */
+/** `POST /checkout` success `data` (docs/api.md). */
 export const checkoutCreatedSchema = z.object({
   transaction_code: transactionCodeSchema,
   status: z.literal('pending'),

@@ -39,7 +39,7 @@ export function hasControlCharacter(value: string): boolean {
   return false;
 }
 
-/** A transaction code: UUID-shaped (spec 2.1). */
+/** A transaction code: UUID-shaped (docs/api.md). */
 export const transactionCodeSchema = requiredString('transaction_code').regex(UUID_SHAPE, {
   error: 'transaction_code must be a UUID like 3f1c2a9e-8b7d-4c6e-9f0a-1b2c3d4e5f60',
 });

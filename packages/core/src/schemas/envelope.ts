@@ -28,7 +28,7 @@ export const errorEnvelopeSchema = z.object({
 });
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 
-/** `{"status":"success","data":<data>}` for a given data schema (spec 2.4). */
+/** `{"status":"success","data":<data>}` for a given data schema (docs/api.md, Envelope). */
 export function successEnvelopeSchema<Data extends z.ZodType>(data: Data) {
   return z.object({ status: z.literal('success'), data });
 }

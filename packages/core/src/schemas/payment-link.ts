@@ -7,7 +7,7 @@ import {
   transactionCodeSchema,
 } from './common.js';
 
-/** `GET /payment_link` query (spec 4.3). */
+/** `GET /payment_link` query (docs/api.md). */
 export const paymentLinkQuerySchema = z.object({
   transaction_code: transactionCodeSchema,
   payment_method: requiredString('payment_method', ', a rail slug such as "usdc_polygon"').regex(

@@ -4,7 +4,7 @@ import { decimalStringSchema, requiredString, usdAmountSchema } from './common.j
 /** Rail kinds: crypto rails pay to an address, fiat rails redirect to a payment page. */
 export const RAIL_KINDS = ['crypto', 'fiat'] as const;
 
-/** `GET /payment_options` query (spec 4.1); query values arrive as strings. */
+/** `GET /payment_options` query (docs/api.md); query values arrive as strings. */
 export const paymentOptionsQuerySchema = z.object({
   fiat_amount: requiredString('fiat_amount', ', e.g. ?fiat_amount=12.50'),
   fiat_currency: requiredString('fiat_currency', ', e.g. ?fiat_currency=EUR'),

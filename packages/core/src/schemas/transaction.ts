@@ -8,7 +8,7 @@ import {
   usdAmountSchema,
 } from './common.js';
 
-/** `GET /transaction` query (spec 4.4). */
+/** `GET /transaction` query (docs/api.md). */
 export const transactionQuerySchema = z.object({ transaction_code: transactionCodeSchema });
 
 /** One payment seen for a transaction; `amount` is in `asset` units. */
@@ -23,7 +23,7 @@ export const paymentSchema = z.object({
 });
 export type Payment = z.infer<typeof paymentSchema>;
 
-/** `GET /transaction` success `data`: the authoritative state of an order (DESIGN.md). */
+/** `GET /transaction` success `data`: the authoritative state of an order (docs/api.md). */
 export const transactionSchema = z.object({
   transaction_code: transactionCodeSchema,
   status: z.enum(TRANSACTION_STATUSES),

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { transactionCodeSchema, usdAmountSchema } from './common.js';
 
-/** The only event the service sends (spec 6). */
+/** The only event the service sends (docs/api.md). */
 export const SETTLED_EVENT = 'transaction.settled';
 
 /**
- * Body of the `transaction.settled` webhook, exactly the fields of spec 6.2; `timestamp` is Unix
+ * Body of the `transaction.settled` webhook, exactly the fields docs/api.md lists; `timestamp` is Unix
  * seconds. The body is unsigned: treat it as a hint and confirm with `GET /transaction`.
  */
 export const settledWebhookSchema = z.object({

@@ -1,13 +1,11 @@
 import {
   type CryptoPaymentLink,
-  createStatusPoller,
   EMBED_MESSAGE_SOURCE,
   EMBED_PROTOCOL_VERSION,
   type EmbedMessageType,
   type PaymentLink,
-  postToParent,
-  type StatusPoller,
 } from '@cryptocheckout/core';
+import { createStatusPoller, postToParent, type StatusPoller } from '@cryptocheckout/core/browser';
 import {
   formatCountdown,
   formatText,

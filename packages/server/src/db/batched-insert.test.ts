@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BatchedInsert } from './batched-insert.js';
-import { type Database, openDatabase } from './database.js';
+import { closeDatabase, type Database, openDatabase } from './database.js';
 
 type AddressRow = { transaction_code: string; payment_method: string; address: string; created_at: string };
 const COLUMNS = ['transaction_code', 'payment_method', 'address', 'created_at'] as const;
@@ -27,7 +27,7 @@ describe('BatchedInsert', () => {
   });
 
   afterEach(async () => {
-    await db.destroy();
+    await closeDatabase(db);
     rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -1,5 +1,6 @@
-import type { Transaction as DatabaseTransaction, Kysely, Selectable } from 'kysely';
+import type { CompiledQuery, Transaction as DatabaseTransaction, Kysely, Selectable } from 'kysely';
 import { BatchedInsert } from './batched-insert.js';
+import { type SyncReader, syncReaderOf } from './database.js';
 import type { DatabaseSchema, PaymentsTable, TransactionsTable } from './schema.js';
 
 export type TransactionRow = Selectable<TransactionsTable>;
@@ -22,8 +23,11 @@ export class TransactionRepository {
   private readonly selectTransaction;
   private readonly selectPayments;
   private readonly insertTransaction;
+  /** SQLite's read connection (synchronous); undefined on PostgreSQL, which reads through the pool. */
+  private readonly reader: SyncReader | undefined;
 
   constructor(private readonly db: Kysely<DatabaseSchema>) {
+    this.reader = syncReaderOf(db);
     this.selectTransaction = db
       .selectFrom('transactions')
       .selectAll()
@@ -53,23 +57,23 @@ export class TransactionRepository {
 
   /** The row and its payments (oldest first), or undefined when no transaction has the code. */
   async find(transactionCode: string): Promise<{ row: TransactionRow; payments: PaymentRow[] } | undefined> {
-    const { rows } = await this.db.executeQuery<TransactionRow & { payment_count: number | string }>({
-      ...this.selectTransaction,
-      parameters: [transactionCode.toLowerCase()],
-    });
-    const found = rows[0];
+    const found = (
+      await this.read<TransactionRow & { payment_count: number | string }>(this.selectTransaction, [
+        transactionCode.toLowerCase(),
+      ])
+    )[0];
     if (!found) return undefined;
     const { payment_count: paymentCount, ...row } = found;
     const payments =
       Number(paymentCount) > 0
-        ? (
-            await this.db.executeQuery<PaymentRow>({
-              ...this.selectPayments,
-              parameters: [row.transaction_code],
-            })
-          ).rows
+        ? await this.read<PaymentRow>(this.selectPayments, [row.transaction_code])
         : [];
     return { row, payments };
+  }
+
+  private async read<Row>(query: CompiledQuery, parameters: unknown[]): Promise<Row[]> {
+    if (this.reader) return this.reader<Row>(query.sql, parameters);
+    return (await this.db.executeQuery<Row>({ ...query, parameters })).rows;
   }
 
   /** Codes of open transactions past their expiry and of transactions with payments due to confirm. */

@@ -1,7 +1,7 @@
+import { SIGNATURE_HEADER, signWebhook } from '@cryptocheckout/core/node';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../config.js';
 import type { DeliveryOutcome, WebhookOutboxRepository } from '../db/webhook-outbox-repository.js';
-import { SIGNATURE_HEADER, signWebhook } from './signature.js';
 import { isForbiddenAddress, type ResolveHost, vetWebhookTarget } from './target-policy.js';
 import { postToVettedTarget, WebhookTimeoutError } from './transport.js';
 

@@ -1,3 +1,9 @@
+/**
+ * The embed protocol between the hosted pay page and the merchant page that frames it
+ * (docs/embed-protocol.md): message shapes and URL parameters. Free of DOM types, so the server and
+ * the pay page's server-side rendering use it as well as the browser helpers.
+ */
+
 /** Value of `source` on every message of the embed protocol. */
 export const EMBED_MESSAGE_SOURCE = 'cryptocheckout';
 
@@ -85,31 +91,7 @@ export function readEmbedParams(url: string | URL): EmbedParams {
   };
 }
 
-/**
- * Posts a message from the pay page to the embedding page, addressed to `parentOrigin` only (never
- * `*`), so no other origin that happens to frame the page can read it. `target` defaults to
- * `window.parent`. Returns false when there is no parent frame to post to. Throws a TypeError on an
- * invalid origin or message.
- */
-export function postToParent(
-  message: EmbedMessage,
-  parentOrigin: string,
-  target?: Pick<Window, 'postMessage'>,
-): boolean {
-  if (!isHttpOrigin(parentOrigin)) throw new TypeError('parentOrigin must be an http(s) origin');
-  if (!isEmbedMessage(message)) throw new TypeError('message is not a valid embed message');
-  const recipient = target ?? parentFrame();
-  if (!recipient) return false;
-  recipient.postMessage(message, parentOrigin);
-  return true;
-}
-
-function parentFrame(): Window | null {
-  if (typeof window === 'undefined' || window.parent === window) return null;
-  return window.parent;
-}
-
-/** Parses an absolute http(s) URL; null for anything else. Shared by the browser helpers, not exported publicly. */
+/** Parses an absolute http(s) URL; null for anything else. Shared with the browser helpers; not part of the root API. */
 export function parseHttpUrl(value: string): URL | null {
   let url: URL;
   try {
