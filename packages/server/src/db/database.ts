@@ -1,12 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest } from './migrations.js';
 import type { DatabaseSchema } from './schema.js';
 
 export type Database = Kysely<DatabaseSchema>;
+/** A database transaction in progress; writes through it commit or roll back together. */
+export type WriteScope = Transaction<DatabaseSchema>;
 
 /** Where orders are kept: an embedded SQLite file (default) or PostgreSQL for several server nodes. */
 export type StorageOptions =

@@ -1,12 +1,15 @@
-import type { CompiledQuery, Transaction as DatabaseTransaction, Kysely, Selectable } from 'kysely';
+import type { CompiledQuery, Kysely, Selectable } from 'kysely';
 import { BatchedInsert } from './batched-insert.js';
-import { type SyncReader, syncReaderOf } from './database.js';
+import { type SyncReader, syncReaderOf, type WriteScope } from './database.js';
 import type { DatabaseSchema, PaymentsTable, TransactionsTable } from './schema.js';
 
 export type TransactionRow = Selectable<TransactionsTable>;
 export type PaymentRow = Selectable<PaymentsTable>;
-/** A database transaction in progress; writes through it commit or roll back together. */
-export type WriteScope = DatabaseTransaction<DatabaseSchema>;
+/** A transaction as stored, with its payments oldest first. */
+export interface StoredTransaction {
+  row: TransactionRow;
+  payments: PaymentRow[];
+}
 
 /** The fields a state change writes; the version is what the update claims. */
 export type TransactionState = Pick<
@@ -56,7 +59,7 @@ export class TransactionRepository {
   }
 
   /** The row and its payments (oldest first), or undefined when no transaction has the code. */
-  async find(transactionCode: string): Promise<{ row: TransactionRow; payments: PaymentRow[] } | undefined> {
+  async find(transactionCode: string): Promise<StoredTransaction | undefined> {
     const found = (
       await this.read<TransactionRow & { payment_count: number | string }>(this.selectTransaction, [
         transactionCode.toLowerCase(),

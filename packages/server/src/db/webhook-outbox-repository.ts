@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Transaction as DatabaseTransaction, Kysely, Selectable, Updateable } from 'kysely';
+import type { Kysely, Selectable, Updateable } from 'kysely';
+import type { WriteScope } from './database.js';
 import type { DatabaseSchema, WebhookOutboxTable } from './schema.js';
 
 export interface DeliveryAttempt {
@@ -57,7 +58,7 @@ export class WebhookOutboxRepository {
 
   /** Adds a pending delivery, due at once, inside the caller's database transaction. */
   async insert(
-    scope: DatabaseTransaction<DatabaseSchema>,
+    scope: WriteScope,
     delivery: { transactionCode: string; url: string; body: string },
     nowIso: string,
   ): Promise<void> {

@@ -10,7 +10,11 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../config.js';
 import type { DatabaseSchema } from '../db/schema.js';
-import { TransactionRepository, type TransactionRow } from '../db/transaction-repository.js';
+import {
+  type StoredTransaction,
+  TransactionRepository,
+  type TransactionRow,
+} from '../db/transaction-repository.js';
 import type { ObservedPayment, PaymentRailProvider, PaymentSink } from '../rails/payment-rail-provider.js';
 import type { RateProvider } from '../rates/rate-provider.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
@@ -20,7 +24,7 @@ import { PaymentRecorder } from './payment-recorder.js';
 import { Pricing } from './pricing.js';
 import { type SandboxPayment, SandboxPayments } from './sandbox-payments.js';
 import { ServiceProblem } from './service-problem.js';
-import { type StoredTransaction, TransactionStates } from './transaction-states.js';
+import { TransactionStates } from './transaction-states.js';
 import { checkoutUrlOf, transactionLookup } from './wire-shapes.js';
 
 /** A validated `POST /checkout` body. */

@@ -1,21 +1,16 @@
 import type { Logger } from 'pino';
+import type { WriteScope } from '../db/database.js';
 import type {
   PaymentRow,
+  StoredTransaction,
   TransactionRepository,
   TransactionRow,
-  WriteScope,
 } from '../db/transaction-repository.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { contentionPause, contentionProblem, MAX_WRITE_ATTEMPTS } from './contention.js';
 import { ServiceProblem } from './service-problem.js';
 import { type Transition, transitionOf } from './transitions.js';
 import { settledWebhook } from './wire-shapes.js';
-
-/** A transaction as stored, with its payments oldest first. */
-export interface StoredTransaction {
-  row: TransactionRow;
-  payments: PaymentRow[];
-}
 
 /**
  * Runs the state machine over stored transactions: applies the transitions that time and payments

@@ -1,6 +1,7 @@
-import type { Transaction as DatabaseTransaction, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../config.js';
+import type { WriteScope } from '../db/database.js';
 import type { DatabaseSchema } from '../db/schema.js';
 import {
   type DueCursor,
@@ -48,7 +49,7 @@ export class WebhookOutbox {
 
   /** Adds a webhook inside the caller's database transaction. */
   async enqueue(
-    trx: DatabaseTransaction<DatabaseSchema>,
+    trx: WriteScope,
     delivery: { transactionCode: string; url: string; body: string },
   ): Promise<void> {
     await this.repository.insert(trx, delivery, this.clock().toISOString());
