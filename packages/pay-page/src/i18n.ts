@@ -26,10 +26,13 @@ export interface Messages {
   cryptoGroup: string;
   fiatGroup: string;
   unavailable: string;
+  notOfferedGroup: string;
   chooseOtherMethod: string;
   selected: string;
   sendTitle: string;
   amount: string;
+  /** Live mode only: the amount is tagged to find the order, so it must be paid to the unit. */
+  sendExactly: string;
   network: string;
   address: string;
   copy: string;
@@ -83,10 +86,12 @@ const en: Messages = {
   cryptoGroup: 'Cryptocurrency',
   fiatGroup: 'Card or bank',
   unavailable: 'Not available for this amount',
+  notOfferedGroup: 'Not offered for this order ({count})',
   chooseOtherMethod: 'Or pay another way',
   selected: 'selected',
   sendTitle: 'Send {amount} {asset}',
   amount: 'Amount',
+  sendExactly: 'Send exactly this amount: a different amount cannot be matched to your order.',
   network: 'Network',
   address: 'Address',
   copy: 'Copy',
@@ -140,10 +145,13 @@ const de: Messages = {
   cryptoGroup: 'Kryptowährung',
   fiatGroup: 'Karte oder Bank',
   unavailable: 'Für diesen Betrag nicht verfügbar',
+  notOfferedGroup: 'Für diese Bestellung nicht angeboten ({count})',
   chooseOtherMethod: 'Oder anders bezahlen',
   selected: 'ausgewählt',
   sendTitle: '{amount} {asset} senden',
   amount: 'Betrag',
+  sendExactly:
+    'Genau diesen Betrag senden: Ein anderer Betrag kann Ihrer Bestellung nicht zugeordnet werden.',
   network: 'Netzwerk',
   address: 'Adresse',
   copy: 'Kopieren',
@@ -197,10 +205,13 @@ const fr: Messages = {
   cryptoGroup: 'Cryptomonnaie',
   fiatGroup: 'Carte ou banque',
   unavailable: 'Indisponible pour ce montant',
+  notOfferedGroup: 'Non proposés pour cette commande ({count})',
   chooseOtherMethod: 'Ou payer autrement',
   selected: 'sélectionné',
   sendTitle: 'Envoyez {amount} {asset}',
   amount: 'Montant',
+  sendExactly:
+    'Envoyez exactement ce montant : un autre montant ne pourra pas être rattaché à votre commande.',
   network: 'Réseau',
   address: 'Adresse',
   copy: 'Copier',
@@ -254,10 +265,12 @@ const es: Messages = {
   cryptoGroup: 'Criptomoneda',
   fiatGroup: 'Tarjeta o banco',
   unavailable: 'No disponible para este importe',
+  notOfferedGroup: 'No disponibles para este pedido ({count})',
   chooseOtherMethod: 'O paga de otra forma',
   selected: 'seleccionado',
   sendTitle: 'Envía {amount} {asset}',
   amount: 'Importe',
+  sendExactly: 'Envía exactamente este importe: un importe distinto no se puede asociar a tu pedido.',
   network: 'Red',
   address: 'Dirección',
   copy: 'Copiar',

@@ -1,6 +1,6 @@
 import { Window } from 'happy-dom';
 import { describe, expect, it } from 'vitest';
-import { CODE, CRYPTO_LINK, context, transaction } from './fixtures.test-helpers.js';
+import { CODE, CRYPTO_LINK, context, OPTIONS, transaction } from './fixtures.test-helpers.js';
 import { renderPayPage } from './render.js';
 import type { PayPageContext, PayPageState } from './state.js';
 
@@ -38,9 +38,13 @@ describe('renderPayPage', () => {
     expect(rails).toHaveLength(3);
     expect(rails[0]).toContain('Polygon PoS');
     expect(rails[0]).toContain('13.6 USDC');
-    expect(rails[1]).toContain('0.00014321 BTC');
-    expect(rails[1]).toContain('Not available for this amount');
-    expect(rails[2]).toContain('€12.50');
+    expect(rails[1]).toContain('€12.50');
+    // Rails the order cannot use come last, folded under one line that counts them.
+    const folded = doc.querySelector('details.rails-unavailable')!;
+    expect(folded.hasAttribute('open')).toBe(false);
+    expect(text(doc, 'details.rails-unavailable > summary')).toBe('Not offered for this order (1)');
+    expect(folded.querySelector('.rail')!.textContent).toContain('0.00014321 BTC');
+    expect(text(doc, '.rail-reason')).toBe('Not available for this amount');
   });
 
   it('links each available rail to the page itself, so choosing works without JavaScript', () => {
@@ -147,6 +151,77 @@ describe('renderPayPage', () => {
     expect(doc.querySelectorAll('script')).toHaveLength(2);
     expect(text(doc, '#cc-address')).toBe(HOSTILE);
     expect(text(doc, '.rail-name')).toContain(HOSTILE);
+  });
+
+  it('shows why a rail is not offered, as the description of the rail, which stays visible but disabled', () => {
+    const reason =
+      'Not offered: the merchant is paid in USDC on Polygon PoS, and payments go straight to that wallet without conversion.';
+    const options = OPTIONS.map((option) =>
+      option.slug === 'btc' ? { ...option, unavailable_reason: reason } : option,
+    );
+    const { doc } = render({ paymentOptions: options });
+    const rail = doc.querySelector('.rail--unavailable')!;
+    expect(rail.textContent).toContain('Bitcoin');
+    expect(rail.getAttribute('role')).toBe('link');
+    expect(rail.getAttribute('aria-disabled')).toBe('true');
+    // Out of the tab order and never a target: nothing to activate.
+    expect(rail.hasAttribute('href')).toBe(false);
+    expect(rail.hasAttribute('tabindex')).toBe(false);
+    expect(rail.hasAttribute('data-rail')).toBe(false);
+    const description = doc.getElementById(rail.getAttribute('aria-describedby')!)!;
+    expect(description.textContent).toBe(reason);
+    expect(description.closest('li')).toBe(rail.closest('li'));
+    // Outside the rail itself, so a screen reader does not read the reason in the name as well.
+    expect(rail.contains(description)).toBe(false);
+    expect(rail.textContent).not.toContain('Not offered');
+    expect(doc.querySelectorAll('a.rail[aria-describedby]')).toHaveLength(0);
+  });
+
+  it('without a reason from the server, describes an unavailable rail in the page language', () => {
+    const { doc } = render({ lang: 'de' });
+    const rail = doc.querySelector('.rail--unavailable')!;
+    expect(doc.getElementById(rail.getAttribute('aria-describedby')!)!.textContent).toBe(
+      'Für diesen Betrag nicht verfügbar',
+    );
+  });
+
+  it('escapes a hostile reason for an unavailable rail', () => {
+    const options = OPTIONS.map((option) => ({ ...option, available: false, unavailable_reason: HOSTILE }));
+    const { doc, page } = render({ paymentOptions: options });
+    expect(page).not.toContain('<img src=x');
+    expect(doc.querySelectorAll('img')).toHaveLength(0);
+    expect(doc.querySelectorAll('script')).toHaveLength(2);
+    const reasons = [...doc.querySelectorAll('.rail-reason')].map((reason) => reason.textContent);
+    expect(reasons).toEqual([HOSTILE, HOSTILE, HOSTILE]);
+    // Every reason has its own id, so each rail is described by its own text.
+    const ids = [...doc.querySelectorAll('.rail--unavailable')].map((rail) =>
+      rail.getAttribute('aria-describedby'),
+    );
+    expect(new Set(ids).size).toBe(3);
+    // Nothing is offered, so the folded list is open: the buyer sees why at once.
+    expect(doc.querySelector('details.rails-unavailable')!.hasAttribute('open')).toBe(true);
+  });
+
+  it('in live mode, tells the buyer to send exactly the amount, next to it', () => {
+    const { doc } = render({ mode: 'live', selected: { link: CRYPTO_LINK } });
+    const note = doc.getElementById('cc-exact-amount')!;
+    expect(note.textContent).toBe(
+      'Send exactly this amount: a different amount cannot be matched to your order.',
+    );
+    expect(note.closest('.field')).toBe(doc.getElementById('cc-amount')!.closest('.field'));
+    // Sandbox amounts are not tagged: no such note there.
+    const sandbox = render({ mode: 'sandbox', selected: { link: CRYPTO_LINK } }).doc;
+    expect(sandbox.getElementById('cc-exact-amount')).toBeNull();
+    expect(text(sandbox, '#cc-pay')).not.toContain('exactly');
+  });
+
+  it.each([
+    ['de', 'Genau diesen Betrag senden'],
+    ['fr', 'Envoyez exactement ce montant'],
+    ['es', 'Envía exactamente este importe'],
+  ])('says "send exactly this amount" in %s', (lang, start) => {
+    const { doc } = render({ lang, mode: 'live', selected: { link: CRYPTO_LINK } });
+    expect(text(doc, '#cc-exact-amount')).toMatch(new RegExp(`^${start}`));
   });
 
   it('drops success and cancel URLs that are not http(s)', () => {

@@ -22,6 +22,8 @@ import { qrSvg } from './qr.js';
 import { IDS, type PayPageContext, type PayPageState, type RailView } from './state.js';
 
 const PRODUCT_NAME = 'Crypto Checkout';
+/** Id prefix of an unavailable rail's reason; the rail's position keeps ids valid whatever its slug. */
+const RAIL_REASON_ID_PREFIX = 'cc-rail-reason-';
 
 /**
  * Renders the complete hosted pay page. Amount, address and QR code are in the markup, so the page
@@ -163,31 +165,45 @@ function renderRails(
   lang: string,
   linkParams: LinkParams,
 ): TrustedHtml {
+  const items = options.map((option, index) => ({ option, rail: rails[index]!, index }));
+  const railDetails = ({ option, rail }: (typeof items)[number]) => {
+    const amount =
+      option.kind === 'fiat'
+        ? formatFiat(Number(option.amount), option.asset, lang)
+        : `${option.amount} ${option.asset}`;
+    return html`<span class="rail-name">${option.name}</span>${
+      rail.networkName ? html`<span class="rail-network">${rail.networkName}</span>` : ''
+    }<span class="rail-amount">${amount}</span>`;
+  };
   const group = (kind: 'crypto' | 'fiat', heading: string): TrustedHtml | string => {
-    const items = options.flatMap((option, index) =>
-      option.kind === kind ? [{ option, rail: rails[index]! }] : [],
-    );
-    if (items.length === 0) return '';
+    const offered = items.filter(({ option }) => option.kind === kind && option.available);
+    if (offered.length === 0) return '';
     return html`<h3>${heading}</h3>
-<ul class="rails">${items.map(({ option, rail }) => {
-      const amount =
-        option.kind === 'fiat'
-          ? formatFiat(Number(option.amount), option.asset, lang)
-          : `${option.amount} ${option.asset}`;
-      const details = html`<span class="rail-name">${option.name}</span>${
-        rail.networkName ? html`<span class="rail-network">${rail.networkName}</span>` : ''
-      }<span class="rail-amount">${amount}</span>`;
-      if (!option.available) {
-        return html`<li><span class="rail rail--unavailable" aria-disabled="true">${details}<span class="rail-note">${t.unavailable}</span></span></li>`;
-      }
-      const current = option.slug === selectedSlug;
-      return html`<li><a class="rail" href="${pageHref(linkParams, option.slug)}" data-rail="${option.slug}"${current ? trusted(' aria-current="true"') : ''}>${details}</a></li>`;
+<ul class="rails">${offered.map((item) => {
+      const current = item.option.slug === selectedSlug;
+      return html`<li><a class="rail" href="${pageHref(linkParams, item.option.slug)}" data-rail="${item.option.slug}"${current ? trusted(' aria-current="true"') : ''}>${railDetails(item)}</a></li>`;
     })}</ul>`;
   };
+  // Rails this order cannot use are folded away with their reasons: the buyer sees what they can
+  // pay with first, and can still find out why the rest are missing. Open when nothing is offered.
+  const unavailable = items.filter(({ option }) => !option.available);
+  const notOffered =
+    unavailable.length === 0
+      ? ''
+      : html`<details class="rails-unavailable"${unavailable.length === items.length ? trusted(' open') : ''}>
+<summary>${formatText(t.notOfferedGroup, { count: String(unavailable.length) })}</summary>
+<ul class="rails">${unavailable.map((item) => {
+          // Disabled, with the server's reason as its description; the reason sits outside the
+          // rail so it is not read twice, once in the name and again as the description.
+          const reasonId = `${RAIL_REASON_ID_PREFIX}${item.index}`;
+          return html`<li><span class="rail rail--unavailable" role="link" aria-disabled="true" aria-describedby="${reasonId}">${railDetails(item)}</span><span id="${reasonId}" class="rail-reason">${item.option.unavailable_reason ?? t.unavailable}</span></li>`;
+        })}</ul>
+</details>`;
   return html`<section id="${IDS.methods}" class="methods" aria-labelledby="${IDS.methodsTitle}">
 <h2 id="${IDS.methodsTitle}">${selectedSlug ? t.chooseOtherMethod : t.chooseMethod}</h2>
 ${group('crypto', t.cryptoGroup)}
 ${group('fiat', t.fiatGroup)}
+${notOffered}
 </section>`;
 }
 
@@ -209,7 +225,10 @@ function renderCryptoInstructions(
 <div id="${IDS.qr}" class="qr" role="img" aria-label="${t.qrLabel}"${walletUri ? '' : trusted(' hidden')}>${walletUri ? trusted(prerenderedQr ?? qrSvg(walletUri)) : ''}</div>
 <div class="pay-fields">
 <dl class="fields">
-<div class="field"><dt>${t.amount}</dt><dd><code id="${IDS.amount}" class="value">${link?.amount ?? ''}</code> <span id="${IDS.asset}">${link?.asset ?? ''}</span> ${copyButton(IDS.amount, t.copyAmount)}</dd></div>
+<div class="field"><dt>${t.amount}</dt><dd><code id="${IDS.amount}" class="value">${link?.amount ?? ''}</code> <span id="${IDS.asset}">${link?.asset ?? ''}</span> ${copyButton(IDS.amount, t.copyAmount)}</dd>${
+    // Live amounts carry a few extra base units that tell this order apart; sandbox amounts do not.
+    mode === 'live' ? html`<dd id="${IDS.exactAmount}" class="field-note">${t.sendExactly}</dd>` : ''
+  }</div>
 <div class="field"><dt>${t.network}</dt><dd id="${IDS.network}">${networkName}</dd></div>
 <div class="field"><dt>${t.address}</dt><dd><code id="${IDS.address}" class="value address">${link?.address ?? ''}</code> ${copyButton(IDS.address, t.copyAddress)}</dd></div>
 </dl>

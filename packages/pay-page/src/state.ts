@@ -74,6 +74,7 @@ export const IDS = {
   payTitle: 'cc-pay-title',
   qr: 'cc-qr',
   amount: 'cc-amount',
+  exactAmount: 'cc-exact-amount',
   asset: 'cc-asset',
   network: 'cc-network',
   address: 'cc-address',

@@ -1,6 +1,12 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import type { ServerOptions } from './config.js';
+import type { ResolvedConfig, ServerOptions } from './config.js';
+import {
+  DEFAULT_CONFIRMATIONS,
+  defaultTokenTable,
+  LIVE_ASSETS,
+  LIVE_NETWORKS,
+} from './rails/evm/evm-networks.js';
 import { startServer } from './server.js';
 
 const HELP = `cryptocheckout-server — the Crypto Checkout reference server
@@ -23,13 +29,75 @@ Options (each also readable from the environment variable shown):
                             (readable lines on a terminal, JSON otherwise; CRYPTOCHECKOUT_LOG_FORMAT=json forces JSON)
   -h, --help                show this help
   -v, --version             show the version
+
+Live mode (--mode live): buyers pay the merchant's own wallet on an EVM chain the server watches.
+Repeat a flag per network; the environment variable takes a comma-separated list of the same pairs.
+  --rpc-url <NET=url>       JSON-RPC endpoint to watch         CRYPTOCHECKOUT_RPC_URLS
+  --confirmations <NET=n>   blocks until a payment is final    CRYPTOCHECKOUT_CONFIRMATIONS
+                            (defaults: ${Object.entries(DEFAULT_CONFIRMATIONS)
+                              .map(([network, blocks]) => `${network} ${blocks}`)
+                              .join(', ')})
+  --token <NET:ASSET=0x…>   token contract instead of the default  CRYPTOCHECKOUT_TOKENS
+  --chain-id <NET=id>       chain id of a testnet or local chain   CRYPTOCHECKOUT_CHAIN_IDS
+  --allow-private-webhooks  accept webhook URLs on loopback and private addresses (a local test shop)
+                                                               CRYPTOCHECKOUT_ALLOW_PRIVATE_WEBHOOKS=1
+  --poll-interval-ms <n>    time between chain scans             CRYPTOCHECKOUT_POLL_INTERVAL_MS (2000)
+  --max-block-range <n>     blocks per eth_getLogs call          CRYPTOCHECKOUT_MAX_BLOCK_RANGE (500)
+  Networks: ${LIVE_NETWORKS.join(', ')}. Assets: ${LIVE_ASSETS.join(', ')}. Default token contracts:
+${defaultTokenTable()
+  .map((line) => `    ${line}`)
+  .join('\n')}
+  Example: cryptocheckout-server --mode live --rpc-url POLYGON=https://polygon-rpc.example
 `;
+
+/**
+ * Reads repeated `NAME=value` flags (or one comma-separated variable) into a map.
+ * @throws Error naming the flag and the expected form.
+ */
+function pairOption(
+  flag: string,
+  values: string[] | undefined,
+  fromEnv: string | undefined,
+  example: string,
+) {
+  const entries = values?.length ? values : (fromEnv ?? '').split(',').filter((each) => each.trim() !== '');
+  const result: Record<string, string> = {};
+  for (const entry of entries) {
+    const separator = entry.indexOf('=');
+    if (separator <= 0) throw new Error(`--${flag} takes NAME=value, like ${example}, not "${entry}".`);
+    result[entry.slice(0, separator).trim()] = entry.slice(separator + 1).trim();
+  }
+  return result;
+}
+
+function numberPairs(flag: string, pairs: Record<string, string>): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(pairs).map(([name, value]) => [
+      name,
+      numberOption(`${flag} ${name}`, value) ?? Number.NaN,
+    ]),
+  );
+}
 
 function numberOption(name: string, value: string | undefined): number | undefined {
   if (value === undefined || value === '') return undefined;
   const parsed = Number(value);
   if (!Number.isFinite(parsed)) throw new Error(`--${name} must be a number, not "${value}".`);
   return parsed;
+}
+
+/** What live mode watches, or how to make it watch something. */
+function liveBannerLines(config: ResolvedConfig): string[] {
+  if (config.mode !== 'live') return [];
+  if (config.liveNetworks.length === 0) {
+    return [
+      '  Live rails    none: no rail takes payments until you add --rpc-url POLYGON=<url> (see --help)',
+    ];
+  }
+  return config.liveNetworks.map(
+    (network) =>
+      `  Watching      ${network.network} (chain ${network.chainId}) ${network.tokens.map((token) => token.asset).join(', ')}, ${network.confirmations} confirmations, ${new URL(network.rpcUrl).origin}`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -47,6 +115,13 @@ async function main(): Promise<void> {
       'webhook-secret': { type: 'string' },
       'max-connections': { type: 'string' },
       'log-level': { type: 'string' },
+      'rpc-url': { type: 'string', multiple: true },
+      confirmations: { type: 'string', multiple: true },
+      token: { type: 'string', multiple: true },
+      'chain-id': { type: 'string', multiple: true },
+      'poll-interval-ms': { type: 'string' },
+      'max-block-range': { type: 'string' },
+      'allow-private-webhooks': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -88,12 +163,34 @@ async function main(): Promise<void> {
         pick(values['webhook-retries'], 'CRYPTOCHECKOUT_WEBHOOK_RETRIES'),
       ),
       signingSecret: pick(values['webhook-secret'], 'CRYPTOCHECKOUT_WEBHOOK_SECRET'),
+      allowPrivateTargets:
+        values['allow-private-webhooks'] === true || env.CRYPTOCHECKOUT_ALLOW_PRIVATE_WEBHOOKS === '1',
     },
     maxConnections: numberOption(
       'max-connections',
       pick(values['max-connections'], 'CRYPTOCHECKOUT_MAX_CONNECTIONS'),
     ),
     logLevel: pick(values['log-level'], 'CRYPTOCHECKOUT_LOG_LEVEL'),
+    live: {
+      rpcUrls: pairOption('rpc-url', values['rpc-url'], env.CRYPTOCHECKOUT_RPC_URLS, 'POLYGON=https://…'),
+      confirmations: numberPairs(
+        'confirmations',
+        pairOption('confirmations', values.confirmations, env.CRYPTOCHECKOUT_CONFIRMATIONS, 'POLYGON=64'),
+      ),
+      tokens: pairOption('token', values.token, env.CRYPTOCHECKOUT_TOKENS, 'POLYGON:USDC=0x…'),
+      chainIds: numberPairs(
+        'chain-id',
+        pairOption('chain-id', values['chain-id'], env.CRYPTOCHECKOUT_CHAIN_IDS, 'POLYGON=80002'),
+      ),
+      pollIntervalMs: numberOption(
+        'poll-interval-ms',
+        pick(values['poll-interval-ms'], 'CRYPTOCHECKOUT_POLL_INTERVAL_MS'),
+      ),
+      maxBlockRange: numberOption(
+        'max-block-range',
+        pick(values['max-block-range'], 'CRYPTOCHECKOUT_MAX_BLOCK_RANGE'),
+      ),
+    },
     // JSON lines for log collectors; readable lines when a person watches the terminal.
     readableLogs: Boolean(process.stdout.isTTY) && env.CRYPTOCHECKOUT_LOG_FORMAT !== 'json',
   };
@@ -107,6 +204,7 @@ async function main(): Promise<void> {
       `  Health        ${server.url}/api/health`,
       `  Hosted page   ${server.url}/pay/<transaction_code>`,
       `  Storage       ${server.config.storage.kind === 'sqlite' ? server.config.storage.dataDir : 'PostgreSQL'}`,
+      ...liveBannerLines(server.config),
       server.config.mode === 'sandbox'
         ? `  Try it        curl -s -X POST ${server.url}/api/checkout -H 'content-type: application/json' -d '{"fiat_amount":"25.00","fiat_currency":"EUR","external_reference":"order-1","customer":{"wallet_address":"0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359","crypto_currency":"USDC","crypto_currency_network":"POLYGON"}}'`
         : '',

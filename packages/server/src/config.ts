@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { StorageOptions } from './db/database.js';
+import { type EvmNetworkConfig, type LiveRailOptions, resolveEvmNetworks } from './rails/evm/evm-networks.js';
 import type { PaymentRailProvider } from './rails/payment-rail-provider.js';
 import type { RateProvider } from './rates/rate-provider.js';
 
@@ -17,8 +18,10 @@ export interface ServerOptions {
   dataDir?: string;
   /** PostgreSQL connection string, for several server nodes sharing one database. */
   databaseUrl?: string;
-  /** `sandbox` (default) simulates payments; `live` turns the sandbox controls off. */
+  /** `sandbox` (default) simulates payments; `live` takes real ones (see `live`) and turns the sandbox controls off. */
   mode?: ServerMode;
+  /** Live mode: the EVM networks to watch, by JSON-RPC URL (docs/live-mode.md). */
+  live?: LiveRailOptions;
   /** Minutes a checkout stays payable (default 60). */
   expiryMinutes?: number;
   /** Hours after expiry during which a full payment still settles, flagged late (default 24). */
@@ -34,6 +37,11 @@ export interface ServerOptions {
     retryBaseDelayMs?: number;
     /** When set, each webhook carries an HMAC-SHA256 signature header (off by default). */
     signingSecret?: string;
+    /**
+     * Live mode refuses webhook URLs on loopback, private and special-purpose addresses (SSRF
+     * protection); true lets a developer test live mode against a shop on their own machine.
+     */
+    allowPrivateTargets?: boolean;
     /** Deliveries in flight at once per server node (default 32). */
     concurrency?: number;
     /** Deliveries in flight at once to one origin, so a dead endpoint cannot hold the pool (default 4). */
@@ -67,6 +75,8 @@ export interface ResolvedConfig {
   publicUrl: string | undefined;
   storage: StorageOptions;
   mode: ServerMode;
+  /** Networks live mode watches; empty in sandbox mode. */
+  liveNetworks: EvmNetworkConfig[];
   expiryMs: number;
   lateWindowMs: number;
   sandboxConfirmationMs: number;
@@ -74,6 +84,8 @@ export interface ResolvedConfig {
   webhookRetries: number;
   webhookRetryBaseDelayMs: number;
   webhookSigningSecret: string | undefined;
+  /** Whether webhook targets are vetted against private and special-purpose addresses (live mode). */
+  enforceWebhookTargets: boolean;
   webhookConcurrency: number;
   webhookPerOriginConcurrency: number;
   sweepIntervalMs: number;
@@ -112,6 +124,10 @@ export function resolveConfig(options: ServerOptions): ResolvedConfig {
   if (options.publicUrl !== undefined && !/^https?:\/\/[^/]+$/.test(options.publicUrl.replace(/\/$/, ''))) {
     throw new Error(`publicUrl must be an origin like https://pay.example.com, not "${options.publicUrl}".`);
   }
+  const liveRpcUrls = Object.keys(options.live?.rpcUrls ?? {});
+  if (mode === 'sandbox' && liveRpcUrls.length > 0) {
+    throw new Error(`--rpc-url ${liveRpcUrls.join(', ')} needs --mode live; sandbox mode watches no chain.`);
+  }
   return {
     host: options.host ?? '127.0.0.1',
     port,
@@ -120,6 +136,7 @@ export function resolveConfig(options: ServerOptions): ResolvedConfig {
       ? { kind: 'postgres', connectionString: options.databaseUrl }
       : { kind: 'sqlite', dataDir: options.dataDir ?? join(process.cwd(), '.data') },
     mode,
+    liveNetworks: mode === 'live' && options.live ? resolveEvmNetworks(options.live) : [],
     expiryMs: Math.round(expiryMinutes * 60_000),
     lateWindowMs: Math.round(lateWindowHours * 3_600_000),
     sandboxConfirmationMs: Math.round((options.sandboxConfirmationSeconds ?? 5) * 1000),
@@ -127,6 +144,7 @@ export function resolveConfig(options: ServerOptions): ResolvedConfig {
     webhookRetries: retries,
     webhookRetryBaseDelayMs: options.webhooks?.retryBaseDelayMs ?? 30_000,
     webhookSigningSecret: options.webhooks?.signingSecret || undefined,
+    enforceWebhookTargets: mode === 'live' && options.webhooks?.allowPrivateTargets !== true,
     webhookConcurrency: Math.floor(webhookConcurrency),
     webhookPerOriginConcurrency: Math.floor(webhookPerOriginConcurrency),
     sweepIntervalMs: options.sweepIntervalMs ?? 1000,

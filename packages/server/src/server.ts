@@ -6,6 +6,7 @@ import { closeDatabase, openDatabase } from './db/database.js';
 import { CheckoutService } from './domain/checkout-service.js';
 import { buildApp } from './http/app.js';
 import { readableLogStream } from './logging.js';
+import { evmRailProvider } from './rails/evm/evm-rail-provider.js';
 import { noLiveRailProvider, sandboxRailProvider } from './rails/payment-rail-provider.js';
 import { staticRateProvider } from './rates/static-rates.js';
 import { WebhookOutbox } from './webhooks/outbox.js';
@@ -40,7 +41,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const outbox = new WebhookOutbox(db, config, clock, logger);
   let publicUrl = config.publicUrl ?? '';
   const rails =
-    options.railProvider ?? (config.mode === 'sandbox' ? sandboxRailProvider() : noLiveRailProvider());
+    options.railProvider ??
+    (config.mode === 'sandbox'
+      ? sandboxRailProvider()
+      : config.liveNetworks.length > 0
+        ? evmRailProvider({ db, networks: config.liveNetworks, clock, logger })
+        : noLiveRailProvider());
   const service = new CheckoutService({
     db,
     config,
@@ -58,7 +64,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     logger,
     version: VERSION,
     clock,
-    describeServer: () => ({ version: VERSION, mode: config.mode, storage: config.storage.kind }),
+    describeServer: () => ({
+      version: VERSION,
+      mode: config.mode,
+      storage: config.storage.kind,
+      ...(config.mode === 'live' ? { networks: rails.health?.() ?? {} } : {}),
+    }),
   });
   try {
     await app.listen({ host: config.host, port: config.port });

@@ -68,6 +68,55 @@ describe('cryptocheckout-server CLI', () => {
     expect(process.output()).toMatch(/--help/);
   });
 
+  it('lists the live-mode options with the default token contracts', async () => {
+    const process = run(['--help']);
+    expect(await process.exited).toBe(0);
+    const help = process.output();
+    expect(help).toMatch(/--rpc-url <NET=url>/);
+    expect(help).toMatch(/CRYPTOCHECKOUT_RPC_URLS/);
+    expect(help).toContain('POLYGON:USDC=0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359');
+    expect(help).toContain('ETHEREUM:USDT=0xdAC17F958D2ee523a2206206994597C13D831ec7');
+    expect(help).toMatch(/POLYGON 64/);
+  });
+
+  it('refuses live-mode options that cannot work, naming the flag and the fix', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['--rpc-url', 'POLYGON=http://127.0.0.1:8545'], /needs --mode live/],
+      [['--mode', 'live', '--rpc-url', 'POLYGON'], /--rpc-url takes NAME=value, like POLYGON=https/],
+      [['--mode', 'live', '--rpc-url', 'POLYGON=ftp://rpc.example'], /not an http\(s\) JSON-RPC URL/],
+      [
+        ['--mode', 'live', '--rpc-url', 'SOLANA=https://rpc.example'],
+        /live mode watches POLYGON, ETHEREUM, BASE, ARBITRUM/,
+      ],
+      [
+        ['--mode', 'live', '--rpc-url', 'POLYGON=https://rpc.example', '--confirmations', 'POLYGON=zero'],
+        /--confirmations POLYGON must be a number/,
+      ],
+      [
+        ['--mode', 'live', '--rpc-url', 'POLYGON=https://rpc.example', '--chain-id', 'POLYGON=80002'],
+        /name its token contracts with --token POLYGON:USDC=0x/,
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const process = run([...args, '--port', '0']);
+      expect(await process.exited, args.join(' ')).toBe(1);
+      expect(process.output(), args.join(' ')).toMatch(message);
+    }
+  });
+
+  it('says in its banner that live mode without --rpc-url takes no payments', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cryptocheckout-cli-'));
+    try {
+      const process = run(['--mode', 'live', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn']);
+      await process.waitFor(/Press Ctrl\+C/);
+      expect(process.output()).toMatch(
+        /Live rails\s+none: no rail takes payments until you add --rpc-url POLYGON=<url>/,
+      );
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('passes --max-connections to the server, which checks its range', async () => {
     const process = run(['--max-connections', '0', '--port', '0']);
     expect(await process.exited).toBe(1);

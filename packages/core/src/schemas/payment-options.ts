@@ -25,6 +25,8 @@ export const paymentOptionSchema = z.object({
   min_usd: usdAmountSchema,
   max_usd: usdAmountSchema,
   available: z.boolean(),
+  /** Present when `available` is false: why, in words the hosted page shows the buyer. */
+  unavailable_reason: z.string().optional(),
 });
 export type PaymentOption = z.infer<typeof paymentOptionSchema>;
 

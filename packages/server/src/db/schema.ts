@@ -5,6 +5,9 @@ export interface DatabaseSchema {
   deposit_addresses: DepositAddressesTable;
   webhook_outbox: WebhookOutboxTable;
   webhook_attempts: WebhookAttemptsTable;
+  amount_holds: AmountHoldsTable;
+  chain_cursors: ChainCursorsTable;
+  chain_transfers: ChainTransfersTable;
 }
 
 export interface TransactionsTable {
@@ -77,4 +80,50 @@ export interface WebhookAttemptsTable {
   http_status: number | null;
   latency_ms: number;
   error: string | null;
+}
+
+/** Live mode: the exact amount a checkout asks for by one rail, unique per wallet while held. */
+export interface AmountHoldsTable {
+  network: string;
+  asset: string;
+  /** Lowercase hex, as chain logs carry it. */
+  wallet_address: string;
+  /** The amount in the token's base units; bigint comes back as a string from PostgreSQL. */
+  amount_base_units: number | string | bigint;
+  amount: string;
+  transaction_code: string;
+  payment_method: string;
+  /** The end of the checkout's late-payment window. */
+  held_until: string;
+}
+
+/** Live mode: the last block each network's watcher has scanned. */
+export interface ChainCursorsTable {
+  network: string;
+  block_number: number | string | bigint;
+  block_hash: string;
+  block_time: string;
+  updated_at: string;
+}
+
+/** Live mode: token transfers to watched wallets, matched to a checkout or not. */
+export interface ChainTransfersTable {
+  network: string;
+  tx_hash: string;
+  log_index: number;
+  block_number: number | string | bigint;
+  block_hash: string;
+  block_time: string;
+  token_contract: string;
+  asset: string;
+  from_address: string;
+  to_address: string;
+  /** Decimal string in the token's units. */
+  amount: string;
+  transaction_code: string | null;
+  payment_id: string | null;
+  /** Why a transfer matched no checkout; null when it did. */
+  unmatched_reason: string | null;
+  confirmed: number;
+  recorded_at: string;
 }

@@ -139,6 +139,20 @@ export class TransactionRepository {
     await scope.insertInto('payments').values(payment).execute();
   }
 
+  /** Sets when a payment becomes final (a provider confirming it later). */
+  async setConfirmAt(scope: WriteScope, paymentId: string, confirmAt: string): Promise<void> {
+    await scope
+      .updateTable('payments')
+      .set({ confirm_at: confirmAt })
+      .where('payment_id', '=', paymentId)
+      .execute();
+  }
+
+  /** Removes a payment (an unconfirmed chain payment whose block was reorganised away). */
+  async deletePayment(scope: WriteScope, paymentId: string): Promise<void> {
+    await scope.deleteFrom('payments').where('payment_id', '=', paymentId).execute();
+  }
+
   /** The deposit address handed out for a transaction and rail, if any. */
   async depositAddress(transactionCode: string, paymentMethod: string): Promise<string | undefined> {
     const found = await this.db

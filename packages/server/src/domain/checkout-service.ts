@@ -15,7 +15,12 @@ import {
   TransactionRepository,
   type TransactionRow,
 } from '../db/transaction-repository.js';
-import type { ObservedPayment, PaymentRailProvider, PaymentSink } from '../rails/payment-rail-provider.js';
+import type {
+  AlongsideWrite,
+  ObservedPayment,
+  PaymentRailProvider,
+  PaymentSink,
+} from '../rails/payment-rail-provider.js';
 import type { RateProvider } from '../rates/rate-provider.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { liveWebhookTargetProblem } from '../webhooks/target-policy.js';
@@ -102,7 +107,7 @@ export class CheckoutService implements PaymentSink {
   /** `POST /checkout`: creates a pending transaction with its rate locked. */
   async createCheckout(input: CheckoutInput): Promise<CheckoutCreated> {
     const amount = this.pricing.checkedFiatAmount(input.fiat_amount, input.fiat_currency);
-    if (input.webhook_url && this.deps.config.mode === 'live') {
+    if (input.webhook_url && this.deps.config.enforceWebhookTargets) {
       const problem = await liveWebhookTargetProblem(input.webhook_url);
       if (problem) throw new ServiceProblem('invalid_request', `webhook_url: ${problem}.`, 'webhook_url');
     }
@@ -144,7 +149,11 @@ export class CheckoutService implements PaymentSink {
       status: 'pending',
       amount_in_usd: Number(amountInUsd),
       checkout_url: checkoutUrlOf(this.deps.publicUrl(), row.transaction_code),
-      payment_options: await this.pricing.priceRails(amountInUsd, amount, input.fiat_currency),
+      payment_options: await this.pricing.priceRails(amountInUsd, amount, input.fiat_currency, undefined, {
+        address: input.customer.wallet_address,
+        asset: input.customer.crypto_currency,
+        network: input.customer.crypto_currency_network,
+      }),
       expires_at: row.expires_at,
     };
   }
@@ -182,6 +191,24 @@ export class CheckoutService implements PaymentSink {
   /** Records a payment reported by a rail provider and updates the state. */
   async recordPayment(payment: ObservedPayment): Promise<void> {
     await this.recorder.record(payment);
+  }
+
+  /** Makes a payment a provider recorded as awaiting confirmation final (see {@link PaymentRecorder.confirm}). */
+  async confirmPayment(
+    transactionCode: string,
+    paymentId: string,
+    alongside?: AlongsideWrite,
+  ): Promise<void> {
+    await this.recorder.confirm(transactionCode, paymentId, alongside);
+  }
+
+  /** Removes an unconfirmed payment whose block left the chain (see {@link PaymentRecorder.retract}). */
+  async retractPayment(
+    transactionCode: string,
+    paymentId: string,
+    alongside?: AlongsideWrite,
+  ): Promise<void> {
+    await this.recorder.retract(transactionCode, paymentId, alongside);
   }
 
   /**

@@ -1,9 +1,9 @@
 import type { PaymentLink } from '@cryptocheckout/core';
 import type { TransactionRepository, TransactionRow } from '../db/transaction-repository.js';
 import { findRail, type Rail } from '../rails/catalog.js';
-import type { PaymentRailProvider } from '../rails/payment-rail-provider.js';
+import { type PaymentRailProvider, RailUnavailable } from '../rails/payment-rail-provider.js';
 import { paymentUri } from '../rails/payment-uri.js';
-import type { Pricing } from './pricing.js';
+import { type Pricing, walletOf } from './pricing.js';
 import { ServiceProblem } from './service-problem.js';
 import { assertPayable } from './transitions.js';
 
@@ -37,7 +37,7 @@ export class PaymentInstructions {
     if (!option.available) {
       throw new ServiceProblem(
         'unprocessable',
-        `${rail.name} is not available for ${dueUsd} USD (allowed ${rail.minUsd}–${rail.maxUsd} USD${this.rails.supports(rail) ? '' : ', and not enabled on this server'}).`,
+        `${rail.name} is not available for ${dueUsd} USD. ${option.unavailable_reason ?? ''}`.trim(),
         'payment_method',
       );
     }
@@ -49,24 +49,42 @@ export class PaymentInstructions {
         expires_at: row.expires_at,
       };
     }
-    const address = await this.depositAddress(row.transaction_code, rail);
+    const request = await this.rails
+      .paymentRequest({
+        transactionCode: row.transaction_code,
+        rail,
+        wallet: walletOf(row),
+        dueAmount: option.amount,
+        holdUntil: row.monitor_until,
+      })
+      .catch((error: unknown) => {
+        if (error instanceof RailUnavailable) throw new ServiceProblem('unavailable', error.message);
+        throw error;
+      });
+    const address = await this.depositAddress(row.transaction_code, rail, request.address);
     return {
       kind: 'crypto',
       payment_method: rail.slug,
       address,
-      amount: option.amount,
+      amount: request.amount,
       asset: rail.asset!,
       network: rail.network!,
-      uri: paymentUri(rail.network!, rail.asset!, address, option.amount, 'Crypto Checkout'),
+      uri: paymentUri(
+        rail.network!,
+        rail.asset!,
+        address,
+        request.amount,
+        'Crypto Checkout',
+        this.rails.tokenOverride?.(rail),
+      ),
       expires_at: row.expires_at,
     };
   }
 
   /** The address handed out for this transaction and rail, the same on every call. */
-  private async depositAddress(transactionCode: string, rail: Rail): Promise<string> {
+  private async depositAddress(transactionCode: string, rail: Rail, address: string): Promise<string> {
     const existing = await this.repository.depositAddress(transactionCode, rail.slug);
     if (existing) return existing;
-    const address = await this.rails.depositAddress(transactionCode, rail);
     await this.repository.saveDepositAddress(transactionCode, rail.slug, address, this.clock().toISOString());
     // A concurrent request may have stored its address first; the stored one is the one to pay.
     return (await this.repository.depositAddress(transactionCode, rail.slug)) ?? address;

@@ -13,7 +13,7 @@ import {
 import type { Logger } from 'pino';
 import type { TransactionRow } from '../db/transaction-repository.js';
 import { quoteDecimals, RAILS, type Rail } from '../rails/catalog.js';
-import type { PaymentRailProvider } from '../rails/payment-rail-provider.js';
+import type { MerchantWallet, PaymentRailProvider } from '../rails/payment-rail-provider.js';
 import type { RateProvider } from '../rates/rate-provider.js';
 import { assertWithinUsdLimit } from './limits.js';
 import { ServiceProblem } from './service-problem.js';
@@ -88,21 +88,26 @@ export class Pricing {
    * nothing is left), else the rest, in USD and in the order's currency at the locked rate.
    */
   async priceWhatIsDue(row: TransactionRow, rails: readonly Rail[] = RAILS) {
+    const wallet = walletOf(row);
     const rest = subtractDecimalsAtLeastZero(row.amount_in_usd, row.received_usd);
     const partlyPaid = compareDecimals(rest, '0') > 0 && compareDecimals(rest, row.amount_in_usd) < 0;
     const dueUsd = partlyPaid ? rest : row.amount_in_usd;
     const dueFiat = partlyPaid
       ? divideDecimals(rest, row.usd_rate, fiatMinorUnits(row.fiat_currency), 'up')
       : row.fiat_amount;
-    return { dueUsd, options: await this.priceRails(dueUsd, dueFiat, row.fiat_currency, rails) };
+    return { dueUsd, options: await this.priceRails(dueUsd, dueFiat, row.fiat_currency, rails, wallet) };
   }
 
-  /** Each rail's amount for a USD amount (fiat rails: the fiat amount) and whether it is payable. */
+  /**
+   * Each rail's amount for a USD amount (fiat rails: the fiat amount) and whether it is payable,
+   * for the merchant's wallet when known; an unavailable rail carries the reason.
+   */
   async priceRails(
     amountUsd: string,
     fiatAmount: string,
     fiatCurrency: string,
     rails: readonly Rail[] = RAILS,
+    wallet?: MerchantWallet,
   ): Promise<PaymentOption[]> {
     const usdCents = decimalToScaled(amountUsd, 2);
     const assets = [...new Set(rails.flatMap((rail) => (rail.kind === 'crypto' ? [rail.asset!] : [])))];
@@ -124,6 +129,14 @@ export class Pricing {
           : quote
             ? divideDecimals(amountUsd, quote.usdPerUnit, quoteDecimals(rail), 'up')
             : '0';
+      const offered = this.rails.availability(rail, wallet);
+      const reason = !offered.available
+        ? offered.reason
+        : !withinBounds
+          ? `Not offered for ${amountUsd} USD: this rail takes ${rail.minUsd}–${rail.maxUsd} USD.`
+          : !priced
+            ? `Not offered right now: no price for ${rail.asset}.`
+            : undefined;
       return {
         slug: rail.slug,
         name: rail.name,
@@ -134,7 +147,8 @@ export class Pricing {
         amount_usd: Number(amountUsd),
         min_usd: Number(rail.minUsd),
         max_usd: Number(rail.maxUsd),
-        available: priced && withinBounds && this.rails.supports(rail),
+        available: reason === undefined,
+        ...(reason === undefined ? {} : { unavailable_reason: reason }),
       };
     });
   }
@@ -150,6 +164,11 @@ function railBoundsInCents(rail: Rail): { min: bigint; max: bigint } {
     boundsCache.set(rail, bounds);
   }
   return bounds;
+}
+
+/** The merchant wallet a transaction pays to. */
+export function walletOf(row: TransactionRow): MerchantWallet {
+  return { address: row.wallet_address, asset: row.wallet_currency, network: row.wallet_network };
 }
 
 /** The larger of two decimal strings. */

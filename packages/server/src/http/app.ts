@@ -6,6 +6,7 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../config.js';
 import type { CheckoutService } from '../domain/checkout-service.js';
+import { defaultTokenTable } from '../rails/evm/evm-networks.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { registerApiRoutes } from './api-routes.js';
 import { sendError } from './envelope.js';
@@ -126,8 +127,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       info: {
         title: 'Crypto Checkout API',
         version: deps.version,
-        description:
+        description: [
           'Hosted crypto checkout: create a checkout in a fiat amount, send the buyer to checkout_url, reconcile by webhook or GET /transaction. See docs/api.md.',
+          '',
+          'Live mode (docs/live-mode.md) takes USDC and USDT on EVM networks straight to the merchant wallet, watching these token contracts unless configured otherwise:',
+          '',
+          ...defaultTokenTable().map((line) => `- ${line}`),
+        ].join('\n'),
       },
       servers: [{ url: '/' }],
       tags: [

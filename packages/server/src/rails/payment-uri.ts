@@ -11,6 +11,8 @@ export function paymentUri(
   address: string,
   amount: string,
   label: string,
+  /** A configured token contract and chain id in place of the catalogue's (live mode on a test chain). */
+  override?: { contract: string; chainId: number },
 ): string {
   const info = getNetwork(network);
   const token = getAsset(network, asset);
@@ -18,9 +20,11 @@ export function paymentUri(
   switch (info.family) {
     case 'evm': {
       const baseUnits = decimalToScaled(amount, token.decimals).toString();
-      return token.contract
-        ? `ethereum:${token.contract}@${info.chainId}/transfer?address=${address}&uint256=${baseUnits}`
-        : `ethereum:${address}@${info.chainId}?value=${baseUnits}`;
+      const contract = override?.contract ?? token.contract;
+      const chainId = override?.chainId ?? info.chainId;
+      return contract
+        ? `ethereum:${contract}@${chainId}/transfer?address=${address}&uint256=${baseUnits}`
+        : `ethereum:${address}@${chainId}?value=${baseUnits}`;
     }
     case 'bitcoin':
       return `bitcoin:${address}?amount=${amount}&label=${encodeURIComponent(label)}`;

@@ -80,7 +80,7 @@ export class WebhookSender {
   private async post(url: string, body: string, started: Date, deadline: number): Promise<number> {
     const vetted = await beforeDeadline(
       vetWebhookTarget(url, {
-        enforce: this.config.mode === 'live',
+        enforce: this.config.enforceWebhookTargets,
         resolve: this.network.resolve,
         isForbidden: this.network.isForbiddenAddress ?? isForbiddenAddress,
       }),
