@@ -32,17 +32,16 @@ Options (each also readable from the environment variable shown):
 
 Live mode (--mode live): buyers pay the merchant's own wallet on an EVM chain the server watches.
 Repeat a flag per network; the environment variable takes a comma-separated list of the same pairs.
-  --rpc-url <NET=url>       JSON-RPC endpoint to watch         CRYPTOCHECKOUT_RPC_URLS
-  --confirmations <NET=n>   blocks until a payment is final    CRYPTOCHECKOUT_CONFIRMATIONS
+  --rpc-url <NET=url>       JSON-RPC endpoint to watch        CRYPTOCHECKOUT_RPC_URLS
+  --confirmations <NET=n>   blocks until a payment is final   CRYPTOCHECKOUT_CONFIRMATIONS
                             (defaults: ${Object.entries(DEFAULT_CONFIRMATIONS)
                               .map(([network, blocks]) => `${network} ${blocks}`)
                               .join(', ')})
-  --token <NET:ASSET=0x…>   token contract instead of the default  CRYPTOCHECKOUT_TOKENS
-  --chain-id <NET=id>       chain id of a testnet or local chain   CRYPTOCHECKOUT_CHAIN_IDS
-  --allow-private-webhooks  accept webhook URLs on loopback and private addresses (a local test shop)
-                                                               CRYPTOCHECKOUT_ALLOW_PRIVATE_WEBHOOKS=1
-  --poll-interval-ms <n>    time between chain scans             CRYPTOCHECKOUT_POLL_INTERVAL_MS (2000)
-  --max-block-range <n>     blocks per eth_getLogs call          CRYPTOCHECKOUT_MAX_BLOCK_RANGE (500)
+  --token <NET:ASSET=0x…>   token contract, not the default   CRYPTOCHECKOUT_TOKENS
+  --chain-id <NET=id>       a testnet's or local chain's id   CRYPTOCHECKOUT_CHAIN_IDS
+  --allow-private-webhooks  webhooks to private hosts (tests) CRYPTOCHECKOUT_ALLOW_PRIVATE_WEBHOOKS=1
+  --poll-interval-ms <n>    time between chain scans          CRYPTOCHECKOUT_POLL_INTERVAL_MS (2000)
+  --max-block-range <n>     blocks per eth_getLogs call       CRYPTOCHECKOUT_MAX_BLOCK_RANGE (500)
   Networks: ${LIVE_NETWORKS.join(', ')}. Assets: ${LIVE_ASSETS.join(', ')}. Default token contracts:
 ${defaultTokenTable()
   .map((line) => `    ${line}`)

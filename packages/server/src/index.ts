@@ -9,7 +9,16 @@ export { SIGNATURE_HEADER, signWebhook, verifyWebhookSignature } from '@cryptoch
 export type { ResolvedConfig, ServerMode, ServerOptions } from './config.js';
 export type { CheckoutService } from './domain/checkout-service.js';
 export { RAILS, type Rail } from './rails/catalog.js';
-export type { ObservedPayment, PaymentRailProvider, PaymentSink } from './rails/payment-rail-provider.js';
+export type { LiveRailOptions } from './rails/evm/evm-networks.js';
+export type {
+  AlongsideWrite,
+  MerchantWallet,
+  ObservedPayment,
+  PaymentRailProvider,
+  PaymentRequest,
+  PaymentSink,
+  RailAvailability,
+} from './rails/payment-rail-provider.js';
 export { cachedRateProvider, type RateProvider, type UsdQuote } from './rates/rate-provider.js';
 export { STATIC_RATES_DATE, staticRateProvider } from './rates/static-rates.js';
 export { type RunningServer, startServer } from './server.js';

@@ -250,3 +250,33 @@ describe('live mode: late payments', () => {
     }
   });
 });
+
+describe('live mode: an endpoint of the wrong chain', () => {
+  it('offers no rail on it and says in /api/health how to fix the setting', async () => {
+    const wrongChain = await startTestServer({
+      mode: 'live',
+      live: {
+        rpcUrls: { POLYGON: chain.rpcUrl },
+        chainIds: { POLYGON: 80002 },
+        tokens: { 'POLYGON:USDC': usdc },
+        pollIntervalMs: 25,
+      },
+    });
+    try {
+      const health = await eventually(async () => {
+        const current = await watcherHealth(`${wrongChain.url}/api`);
+        expect(current.lastError).toMatch(/reports chain id 137, not 80002/);
+        return current;
+      });
+      expect(health.lastError).toMatch(/--chain-id POLYGON=137/);
+      const created = await wrongChain.client.createCheckout(liveCheckoutBody());
+      const usdcPolygon = created.payment_options.find((option) => option.slug === 'usdc_polygon')!;
+      expect(usdcPolygon).toMatchObject({
+        available: false,
+        unavailable_reason: 'Not offered right now: Polygon PoS cannot be watched.',
+      });
+    } finally {
+      await wrongChain.dispose();
+    }
+  });
+});
