@@ -15,7 +15,22 @@ export interface PayPageHeaderOptions {
  * transaction code), no caching of live payment state.
  */
 export function payPageSecurityHeaders(options: PayPageHeaderOptions = {}): Record<string, string> {
-  const policy = [
+  return {
+    'Content-Security-Policy': ownAssetsPolicy(frameAncestorsDirective(options.frameAncestors)),
+    'Referrer-Policy': 'no-referrer',
+    'X-Content-Type-Options': 'nosniff',
+    'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
+    'Cache-Control': 'no-store',
+  };
+}
+
+/**
+ * The CSP of a page that loads only its own script, styles and API (no inline script or style,
+ * images from itself or data: URLs), with the `frame-ancestors` directive given. The pay page and
+ * the operator dashboard share it.
+ */
+export function ownAssetsPolicy(frameAncestors: string): string {
+  return [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
@@ -23,15 +38,8 @@ export function payPageSecurityHeaders(options: PayPageHeaderOptions = {}): Reco
     "connect-src 'self'",
     "form-action 'self'",
     "base-uri 'none'",
-    frameAncestorsDirective(options.frameAncestors),
-  ];
-  return {
-    'Content-Security-Policy': policy.join('; '),
-    'Referrer-Policy': 'no-referrer',
-    'X-Content-Type-Options': 'nosniff',
-    'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
-    'Cache-Control': 'no-store',
-  };
+    frameAncestors,
+  ].join('; ');
 }
 
 /**

@@ -3,7 +3,12 @@
  * rendering, security headers and language choice. The browser half is built into PAY_ASSETS_DIR.
  */
 export { assetUrl, PAY_ASSET_FILES, PAY_ASSETS_DIR, PAY_ASSETS_PATH, type PayAssetFile } from './assets.js';
-export { frameAncestorsDirective, type PayPageHeaderOptions, payPageSecurityHeaders } from './headers.js';
+export {
+  frameAncestorsDirective,
+  ownAssetsPolicy,
+  type PayPageHeaderOptions,
+  payPageSecurityHeaders,
+} from './headers.js';
 export { escapeHtml } from './html.js';
 export {
   isSupportedLanguage,

@@ -7,7 +7,7 @@ import {
   LIVE_ASSETS,
   LIVE_NETWORKS,
 } from './rails/evm/evm-networks.js';
-import { startServer } from './server.js';
+import { type RunningServer, startServer } from './server.js';
 
 const HELP = `cryptocheckout-server — the Crypto Checkout reference server
 
@@ -25,6 +25,9 @@ Options (each also readable from the environment variable shown):
   --webhook-retries <n>     extra webhook attempts (opt-in)   CRYPTOCHECKOUT_WEBHOOK_RETRIES (0)
   --webhook-secret <text>   sign webhooks with HMAC (opt-in)  CRYPTOCHECKOUT_WEBHOOK_SECRET
   --max-connections <n>     open connections at once          CRYPTOCHECKOUT_MAX_CONNECTIONS (1024)
+  --operator-token <text>   bearer token of the dashboard     CRYPTOCHECKOUT_OPERATOR_TOKEN
+                            (default: generated on the first start, kept in <data dir>/operator-token)
+  --dashboard-dir <path>    a built operator dashboard        CRYPTOCHECKOUT_DASHBOARD_DIR
   --log-level <level>       pino level                        CRYPTOCHECKOUT_LOG_LEVEL (info)
                             (readable lines on a terminal, JSON otherwise; CRYPTOCHECKOUT_LOG_FORMAT=json forces JSON)
   -h, --help                show this help
@@ -99,6 +102,16 @@ function liveBannerLines(config: ResolvedConfig): string[] {
   );
 }
 
+/** Where the dashboard is and how to sign in; a generated token is shown the one time it is made. */
+function dashboardBannerLines({ url, token }: RunningServer['dashboard']): string[] {
+  const tokenLine = {
+    generated: `${token.token}  (new; kept in ${token.path}, shown only now)`,
+    file: `in ${token.path}`,
+    option: 'the one given with --operator-token',
+  }[token.source];
+  return [`  Dashboard     ${url}`, `  Operator token ${tokenLine}`];
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -113,6 +126,8 @@ async function main(): Promise<void> {
       'webhook-retries': { type: 'string' },
       'webhook-secret': { type: 'string' },
       'max-connections': { type: 'string' },
+      'operator-token': { type: 'string' },
+      'dashboard-dir': { type: 'string' },
       'log-level': { type: 'string' },
       'rpc-url': { type: 'string', multiple: true },
       confirmations: { type: 'string', multiple: true },
@@ -170,6 +185,8 @@ async function main(): Promise<void> {
       pick(values['max-connections'], 'CRYPTOCHECKOUT_MAX_CONNECTIONS'),
     ),
     logLevel: pick(values['log-level'], 'CRYPTOCHECKOUT_LOG_LEVEL'),
+    operatorToken: pick(values['operator-token'], 'CRYPTOCHECKOUT_OPERATOR_TOKEN'),
+    dashboardDir: pick(values['dashboard-dir'], 'CRYPTOCHECKOUT_DASHBOARD_DIR'),
     live: {
       rpcUrls: pairOption('rpc-url', values['rpc-url'], env.CRYPTOCHECKOUT_RPC_URLS, 'POLYGON=https://…'),
       confirmations: numberPairs(
@@ -202,6 +219,7 @@ async function main(): Promise<void> {
       `  OpenAPI       ${server.url}/api/openapi.json`,
       `  Health        ${server.url}/api/health`,
       `  Hosted page   ${server.url}/pay/<transaction_code>`,
+      ...dashboardBannerLines(server.dashboard),
       `  Storage       ${server.config.storage.kind === 'sqlite' ? server.config.storage.dataDir : 'PostgreSQL'}`,
       ...liveBannerLines(server.config),
       server.config.mode === 'sandbox'

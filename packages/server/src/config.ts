@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { StorageOptions } from './db/database.js';
 import { type EvmNetworkConfig, type LiveRailOptions, resolveEvmNetworks } from './rails/evm/evm-networks.js';
 import type { PaymentRailProvider } from './rails/payment-rail-provider.js';
@@ -18,6 +19,13 @@ export interface ServerOptions {
   dataDir?: string;
   /** PostgreSQL connection string, for several server nodes sharing one database. */
   databaseUrl?: string;
+  /**
+   * Bearer token of the operator API and dashboard (at least 24 characters). Default: the one stored
+   * in `<dataDir>/operator-token`, generated on the first start.
+   */
+  operatorToken?: string;
+  /** Folder of the built operator dashboard (default: the installed `@cryptocheckout/dashboard` build). */
+  dashboardDir?: string;
   /** `sandbox` (default) simulates payments; `live` takes real ones (see `live`) and turns the sandbox controls off. */
   mode?: ServerMode;
   /** Live mode: the EVM networks to watch, by JSON-RPC URL (docs/live-mode.md). */
@@ -74,6 +82,10 @@ export interface ResolvedConfig {
   port: number;
   publicUrl: string | undefined;
   storage: StorageOptions;
+  /** Where the server keeps its files: the SQLite database (unless PostgreSQL) and the operator token. */
+  dataDir: string;
+  /** The built dashboard served at /dashboard, if one was found. */
+  dashboardDir: string | undefined;
   mode: ServerMode;
   /** Networks live mode watches; empty in sandbox mode. */
   liveNetworks: EvmNetworkConfig[];
@@ -128,13 +140,16 @@ export function resolveConfig(options: ServerOptions): ResolvedConfig {
   if (mode === 'sandbox' && liveRpcUrls.length > 0) {
     throw new Error(`--rpc-url ${liveRpcUrls.join(', ')} needs --mode live; sandbox mode watches no chain.`);
   }
+  const dataDir = options.dataDir ?? join(process.cwd(), '.data');
   return {
     host: options.host ?? '127.0.0.1',
     port,
     publicUrl: options.publicUrl?.replace(/\/$/, ''),
     storage: options.databaseUrl
       ? { kind: 'postgres', connectionString: options.databaseUrl }
-      : { kind: 'sqlite', dataDir: options.dataDir ?? join(process.cwd(), '.data') },
+      : { kind: 'sqlite', dataDir },
+    dataDir,
+    dashboardDir: options.dashboardDir ?? installedDashboardBuild(),
     mode,
     liveNetworks: mode === 'live' && options.live ? resolveEvmNetworks(options.live) : [],
     expiryMs: Math.round(expiryMinutes * 60_000),
@@ -153,6 +168,19 @@ export function resolveConfig(options: ServerOptions): ResolvedConfig {
     maxConnections: Math.floor(maxConnections),
     logLevel: options.logLevel ?? 'info',
   };
+}
+
+/**
+ * The `dist` folder of the `@cryptocheckout/dashboard` package installed beside the server, found
+ * by name at run time: the server serves its files and imports none of its code.
+ */
+function installedDashboardBuild(): string | undefined {
+  try {
+    const manifest = createRequire(import.meta.url).resolve('@cryptocheckout/dashboard/package.json');
+    return join(dirname(manifest), 'dist');
+  } catch {
+    return undefined;
+  }
 }
 
 function requireRange(name: string, value: number, minimum: number, maximum: number): void {

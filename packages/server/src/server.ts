@@ -4,8 +4,10 @@ import pino, { type Logger } from 'pino';
 import { type ResolvedConfig, resolveConfig, type ServerOptions } from './config.js';
 import { closeDatabase, openDatabase } from './db/database.js';
 import { CheckoutService } from './domain/checkout-service.js';
+import { OperatorService } from './domain/operator-service.js';
 import { buildApp } from './http/app.js';
 import { readableLogStream } from './logging.js';
+import { type OperatorToken, resolveOperatorToken } from './operator-token.js';
 import { evmRailProvider } from './rails/evm/evm-rail-provider.js';
 import { noLiveRailProvider, sandboxRailProvider } from './rails/payment-rail-provider.js';
 import { staticRateProvider } from './rates/static-rates.js';
@@ -19,6 +21,8 @@ export interface RunningServer {
   /** The service itself, for embedding and tests (sweeps, payments from a rail provider). */
   readonly service: CheckoutService;
   readonly outbox: WebhookOutbox;
+  /** The operator dashboard's address and the token it takes (and where the token came from). */
+  readonly dashboard: { url: string; token: OperatorToken };
   /** Stops accepting requests, finishes webhook deliveries under way, closes the database. */
   close(): Promise<void>;
 }
@@ -34,6 +38,7 @@ const VERSION = (
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const config = resolveConfig(options);
+  const operatorToken = resolveOperatorToken(options.operatorToken, config.dataDir);
   const clock = options.clock ?? (() => new Date());
   const logOptions = { level: config.logLevel, base: { service: 'cryptocheckout-server' } };
   const logger: Logger = options.readableLogs ? pino(logOptions, readableLogStream()) : pino(logOptions);
@@ -57,9 +62,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     logger,
     publicUrl: () => publicUrl,
   });
+  const operator = new OperatorService({ db, checkout: service, outbox, config, clock, version: VERSION });
   const app = await buildApp({
     config,
     service,
+    operator,
+    operatorToken: operatorToken.token,
     outbox,
     logger,
     version: VERSION,
@@ -108,6 +116,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     config,
     service,
     outbox,
+    dashboard: { url: `${publicUrl}/dashboard`, token: operatorToken },
     close: () => {
       closing ??= (async () => {
         clearInterval(sweepTimer);

@@ -117,6 +117,31 @@ describe('cryptocheckout-server CLI', () => {
     }
   });
 
+  it('prints the dashboard URL with a new operator token once, then where the token is kept', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cryptocheckout-cli-'));
+    try {
+      const first = run(['--port', '0', '--data-dir', dataDir, '--log-level', 'warn']);
+      const output = await first.waitFor(/Press Ctrl\+C/);
+      const dashboard = /Dashboard\s+(\S+)/.exec(output)![1]!;
+      const token = /Operator token (cco_\S+)\s+\(new; kept in (\S+), shown only now\)/.exec(output);
+      expect(token, output).not.toBeNull();
+      expect(token![2]).toBe(join(dataDir, 'operator-token'));
+      const overview = await fetch(dashboard.replace(/\/dashboard$/, '/api/operator/overview'), {
+        headers: { authorization: `Bearer ${token![1]}` },
+      });
+      expect(overview.status).toBe(200);
+      child!.kill('SIGTERM');
+      await first.exited;
+
+      const second = run(['--port', '0', '--data-dir', dataDir, '--log-level', 'warn']);
+      const again = await second.waitFor(/Press Ctrl\+C/);
+      expect(again).toContain(`Operator token in ${join(dataDir, 'operator-token')}`);
+      expect(again).not.toContain(token![1]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('passes --max-connections to the server, which checks its range', async () => {
     const process = run(['--max-connections', '0', '--port', '0']);
     expect(await process.exited).toBe(1);

@@ -1,5 +1,13 @@
+import { addDecimals } from '@cryptocheckout/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkoutBody, startTestServer, startWebhookReceiver, type TestServer } from './helpers.js';
+import {
+  checkoutBody,
+  eventually,
+  startTestServer,
+  startWebhookReceiver,
+  type TestServer,
+} from './helpers.js';
+import { OPERATOR_TOKEN, operatorRequest, readAllPages } from './operator-helpers.js';
 import { findPostgresBin, startPostgresCluster } from './postgres-cluster.js';
 
 const bin = findPostgresBin();
@@ -46,6 +54,60 @@ describe.skipIf(!bin)('PostgreSQL storage (the same query layer as SQLite)', () 
       // A restarted node finds everything.
       nodes[0] = await first.restart();
       expect((await nodes[0].client.getTransaction(created.transaction_code)).payments).toHaveLength(2);
+    } finally {
+      for (const node of nodes) await node.close();
+      await receiver.close();
+    }
+  });
+
+  it('gives the operator one list and one resend across nodes', async () => {
+    let answer = 500;
+    const receiver = await startWebhookReceiver(() => ({ status: answer }));
+    const nodes: TestServer[] = [];
+    try {
+      const options = { databaseUrl: cluster.connectionString, operatorToken: OPERATOR_TOKEN };
+      nodes.push(await startTestServer(options), await startTestServer(options));
+      const [first, second] = nodes as [TestServer, TestServer];
+      // The cluster is shared with the test above: figures are compared with what was there before.
+      const before = (await operatorRequest(first, '/stats?days=1')).json.data.days[0];
+      const codes: string[] = [];
+      for (let index = 0; index < 120; index++) {
+        const node = index % 2 ? first : second;
+        const created = await node.client.createCheckout(
+          checkoutBody({ external_reference: `pg-${index}`, webhook_url: receiver.url }),
+        );
+        codes.push(created.transaction_code);
+      }
+      const paged = await readAllPages(second, '/transactions?q=', 17);
+      expect(new Set(paged.codes).size).toBe(paged.codes.length);
+      for (const code of codes) expect(paged.codes).toContain(code);
+
+      const code = codes[7]!;
+      await second.post('/api/sandbox/pay', { transaction_code: code, payment_method: 'usdc_polygon' });
+      const failed = await eventually(async () => {
+        const detail = (await operatorRequest(first, `/transactions/${code}`)).json.data;
+        expect(detail.deliveries[0].state).toBe('failed');
+        return detail;
+      });
+      answer = 200;
+      const resends = await Promise.all(
+        [first, second, first, second].map((node) =>
+          operatorRequest(node, `/deliveries/${failed.deliveries[0].delivery_id}/resend`, { method: 'POST' }),
+        ),
+      );
+      expect(new Set(resends.map((resend) => resend.json.data.delivery_id)).size).toBe(1);
+      expect(resends.filter((resend) => resend.json.data.created)).toHaveLength(1);
+      await receiver.waitFor(2);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(receiver.received).toHaveLength(2);
+      const today = (await operatorRequest(second, '/stats?days=2')).json.data.days.at(-1);
+      expect(today).toMatchObject({
+        checkouts: before.checkouts + 120,
+        settled: before.settled + 1,
+        settled_usd: addDecimals(before.settled_usd, '27.11'),
+      });
+      const history = (await operatorRequest(second, `/transactions/${code}`)).json.data.history;
+      expect(history.map((entry: { status: string }) => entry.status)).toEqual(['pending', 'settled']);
     } finally {
       for (const node of nodes) await node.close();
       await receiver.close();

@@ -3,6 +3,7 @@ import { z } from 'zod';
 /** Error codes of the error envelope, each with its HTTP status (docs/api.md). */
 export const ERROR_CODES = {
   invalid_request: 400,
+  unauthorized: 401,
   not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,

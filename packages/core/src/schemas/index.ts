@@ -26,6 +26,22 @@ export {
   successEnvelopeSchema,
 } from './envelope.js';
 export { jsonSchemas } from './json-schema.js';
+export type {
+  OperatorChainTransfer,
+  OperatorDayStats,
+  OperatorDelivery,
+  OperatorDeliveryAttempt,
+  OperatorOverview,
+  OperatorPayment,
+  OperatorResend,
+  OperatorStateChange,
+  OperatorStats,
+  OperatorTransactionDetail,
+  OperatorTransactionPage,
+  OperatorTransactionSummary,
+  OperatorUnmatchedPage,
+  OperatorWebhookState,
+} from './operator.js';
 export {
   type CryptoPaymentLink,
   cryptoPaymentLinkSchema,

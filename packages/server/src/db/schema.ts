@@ -8,6 +8,7 @@ export interface DatabaseSchema {
   amount_holds: AmountHoldsTable;
   chain_cursors: ChainCursorsTable;
   chain_transfers: ChainTransfersTable;
+  transaction_events: TransactionEventsTable;
 }
 
 export interface TransactionsTable {
@@ -70,6 +71,10 @@ export interface WebhookOutboxTable {
   locked_until: string | null;
   created_at: string;
   finished_at: string | null;
+  /** The delivery this row resends (an operator's request), else null. */
+  resend_of: string | null;
+  /** Unique while set: `<resend_of>#<resends of it finished before>`, so one resend of a delivery is pending at a time. */
+  resend_key: string | null;
 }
 
 export interface WebhookAttemptsTable {
@@ -126,4 +131,15 @@ export interface ChainTransfersTable {
   unmatched_reason: string | null;
   confirmed: number;
   recorded_at: string;
+}
+
+/** One status change of a transaction, written in the same database transaction as the change. */
+export interface TransactionEventsTable {
+  transaction_code: string;
+  /** The row version the change wrote; unique per transaction. */
+  version: number;
+  at: string;
+  from_status: string;
+  to_status: string;
+  late: number;
 }

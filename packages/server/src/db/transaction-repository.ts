@@ -130,6 +130,24 @@ export class TransactionRepository {
     return Number(update.numUpdatedRows) === 1;
   }
 
+  /** Records a status change in the transaction's history (`transaction_events`). */
+  async recordStatusChange(
+    scope: WriteScope,
+    event: { transactionCode: string; version: number; at: string; from: string; to: string; late: number },
+  ): Promise<void> {
+    await scope
+      .insertInto('transaction_events')
+      .values({
+        transaction_code: event.transactionCode,
+        version: event.version,
+        at: event.at,
+        from_status: event.from,
+        to_status: event.to,
+        late: event.late,
+      })
+      .execute();
+  }
+
   async markConfirmed(scope: WriteScope, paymentIds: readonly string[]): Promise<void> {
     if (paymentIds.length === 0) return;
     await scope.updateTable('payments').set({ confirmed: 1 }).where('payment_id', 'in', paymentIds).execute();

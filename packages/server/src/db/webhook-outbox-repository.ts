@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable, Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { WriteScope } from './database.js';
 import type { DatabaseSchema, WebhookOutboxTable } from './schema.js';
 
@@ -64,19 +64,53 @@ export class WebhookOutboxRepository {
   ): Promise<void> {
     await scope
       .insertInto('webhook_outbox')
-      .values({
-        delivery_id: randomUUID(),
-        transaction_code: delivery.transactionCode,
-        url: delivery.url,
-        body: delivery.body,
-        state: 'pending',
-        attempts: 0,
-        next_attempt_at: nowIso,
-        locked_until: null,
-        created_at: nowIso,
-        finished_at: null,
-      })
+      .values(pendingRow(randomUUID(), delivery, nowIso, null, null))
       .execute();
+  }
+
+  /**
+   * Queues the body and URL of delivery `deliveryId` again, due at once, unless a resend of it is
+   * still pending: then that one is returned. The row's unique `resend_key` (the delivery and how
+   * many of its resends had finished) makes concurrent requests, on one node or several, agree.
+   * @returns the resend's delivery id and whether this call created it; undefined for an unknown delivery.
+   */
+  async insertResend(
+    deliveryId: string,
+    nowIso: string,
+  ): Promise<{ deliveryId: string; created: boolean } | undefined> {
+    const original = await this.db
+      .selectFrom('webhook_outbox')
+      .select(['transaction_code', 'url', 'body'])
+      .where('delivery_id', '=', deliveryId)
+      .executeTakeFirst();
+    if (!original) return undefined;
+    const finished = await this.db
+      .selectFrom('webhook_outbox')
+      .select((select) => select.fn.countAll().as('count'))
+      .where('resend_of', '=', deliveryId)
+      .where('state', '!=', 'pending')
+      .executeTakeFirstOrThrow();
+    const resendKey = `${deliveryId}#${Number(finished.count)}`;
+    const newId = randomUUID();
+    await this.db
+      .insertInto('webhook_outbox')
+      .values(
+        pendingRow(
+          newId,
+          { transactionCode: original.transaction_code, url: original.url, body: original.body },
+          nowIso,
+          deliveryId,
+          resendKey,
+        ),
+      )
+      .onConflict((conflict) => conflict.column('resend_key').doNothing())
+      .execute();
+    const stored = await this.db
+      .selectFrom('webhook_outbox')
+      .select('delivery_id')
+      .where('resend_key', '=', resendKey)
+      .executeTakeFirstOrThrow();
+    return { deliveryId: stored.delivery_id, created: stored.delivery_id === newId };
   }
 
   /**
@@ -208,6 +242,30 @@ export class WebhookOutboxRepository {
     }
     return deliveries;
   }
+}
+
+/** A new outbox row: pending, no attempt yet, due at `nowIso`. */
+function pendingRow(
+  deliveryId: string,
+  delivery: { transactionCode: string; url: string; body: string },
+  nowIso: string,
+  resendOf: string | null,
+  resendKey: string | null,
+): Insertable<WebhookOutboxTable> {
+  return {
+    delivery_id: deliveryId,
+    transaction_code: delivery.transactionCode,
+    url: delivery.url,
+    body: delivery.body,
+    state: 'pending',
+    attempts: 0,
+    next_attempt_at: nowIso,
+    locked_until: null,
+    created_at: nowIso,
+    finished_at: null,
+    resend_of: resendOf,
+    resend_key: resendKey,
+  };
 }
 
 async function settleRow(

@@ -26,7 +26,7 @@ import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { liveWebhookTargetProblem } from '../webhooks/target-policy.js';
 import { PaymentInstructions } from './payment-instructions.js';
 import { PaymentRecorder } from './payment-recorder.js';
-import { Pricing } from './pricing.js';
+import { Pricing, walletOf } from './pricing.js';
 import { type SandboxPayment, SandboxPayments } from './sandbox-payments.js';
 import { ServiceProblem } from './service-problem.js';
 import { TransactionStates } from './transaction-states.js';
@@ -173,6 +173,26 @@ export class CheckoutService implements PaymentSink {
       cancelUrl: row.cancel_url,
       webhookUrl: row.webhook_url,
       paymentOptions: (await this.pricing.priceWhatIsDue(row)).options,
+    };
+  }
+
+  /**
+   * A transaction brought up to date, as stored and as looked up, with every rail priced for the
+   * whole order at its locked USD amount (the operator dashboard's detail).
+   * @throws ServiceProblem `not_found`.
+   */
+  async getStoredWithPricing(
+    transactionCode: string,
+  ): Promise<StoredTransaction & { transaction: Transaction; paymentOptions: PaymentOption[] }> {
+    const { row, payments } = await this.states.applyDueTransition(transactionCode);
+    return {
+      row,
+      payments,
+      transaction: transactionLookup(row, payments, this.deps.publicUrl()),
+      paymentOptions: await this.pricing
+        .priceRails(row.amount_in_usd, row.fiat_amount, row.fiat_currency, undefined, walletOf(row))
+        // A rate source that is down must not hide the rest of the record from the operator.
+        .catch(() => []),
     };
   }
 

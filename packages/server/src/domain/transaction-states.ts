@@ -77,6 +77,16 @@ export class TransactionStates {
     { next, newlyConfirmed, settling }: Transition,
   ): Promise<boolean> {
     if (!(await this.repository.claimAndUpdate(scope, row.transaction_code, row.version, next))) return false;
+    if (next.status !== row.status) {
+      await this.repository.recordStatusChange(scope, {
+        transactionCode: row.transaction_code,
+        version: next.version,
+        at: this.clock().toISOString(),
+        from: row.status,
+        to: next.status,
+        late: next.late,
+      });
+    }
     await this.repository.markConfirmed(
       scope,
       newlyConfirmed.map((payment) => payment.payment_id),

@@ -6,12 +6,15 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../config.js';
 import type { CheckoutService } from '../domain/checkout-service.js';
+import type { OperatorService } from '../domain/operator-service.js';
 import { defaultTokenTable } from '../rails/evm/evm-networks.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { registerApiRoutes } from './api-routes.js';
+import { registerDashboardRoutes } from './dashboard-routes.js';
 import { sendError } from './envelope.js';
 import { answerClientError, answerConnectRequest, BODY_LIMIT_BYTES, handleError } from './errors.js';
 import { fastTransactionLookup } from './fast-lookup.js';
+import { registerOperatorRoutes } from './operator-routes.js';
 import { registerPageRoutes } from './page-routes.js';
 import { parseQueryFirstValueWins, repeatedQueryKey } from './query-string.js';
 import { registerSandboxRoutes } from './sandbox-routes.js';
@@ -32,6 +35,9 @@ const KNOWN_PATHS: Record<string, string[]> = {
 export interface AppDependencies {
   config: ResolvedConfig;
   service: CheckoutService;
+  operator: OperatorService;
+  /** The bearer token the operator API takes. */
+  operatorToken: string;
   outbox: WebhookOutbox;
   logger: Logger;
   describeServer: () => object;
@@ -157,6 +163,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerApiRoutes(app, deps.service, deps.describeServer);
   if (deps.config.mode === 'sandbox') registerSandboxRoutes(app, deps.service, deps.outbox);
   registerPageRoutes(app, deps.service, deps.config, deps.clock);
+  registerOperatorRoutes(app, deps.operator, deps.operatorToken);
+  registerDashboardRoutes(app, deps.config.dashboardDir);
   app.get('/api/openapi.json', { schema: { hide: true } }, async (_request, reply) =>
     reply.type('application/json; charset=utf-8').send(JSON.stringify(app.swagger())),
   );
@@ -165,7 +173,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       .type('text/html; charset=utf-8')
       .header('content-security-policy', "default-src 'none'")
       .send(
-        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Crypto Checkout server</title></head><body><h1>Crypto Checkout reference server</h1><p>Mode: <strong>${escapeHtml(deps.config.mode)}</strong>. API base: <code>/api</code>. OpenAPI: <a href="/api/openapi.json">/api/openapi.json</a>. Health: <a href="/api/health">/api/health</a>.</p></body></html>`,
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Crypto Checkout server</title></head><body><h1>Crypto Checkout reference server</h1><p>Mode: <strong>${escapeHtml(deps.config.mode)}</strong>. API base: <code>/api</code>. OpenAPI: <a href="/api/openapi.json">/api/openapi.json</a>. Health: <a href="/api/health">/api/health</a>. Operator dashboard: <a href="/dashboard">/dashboard</a>.</p></body></html>`,
       ),
   );
   return app;

@@ -1,8 +1,7 @@
-import { createReadStream, existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { isAbsoluteHttpUrl, readEmbedParams, transactionCodeSchema } from '@cryptocheckout/core';
 import {
   PAY_ASSETS_DIR,
+  PAY_ASSETS_PATH,
   payPageSecurityHeaders,
   renderPayPage,
   resolveLanguage,
@@ -11,14 +10,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ResolvedConfig } from '../config.js';
 import type { CheckoutService } from '../domain/checkout-service.js';
 import { ServiceProblem } from '../domain/service-problem.js';
-
-const ASSET_TYPES: Record<string, string> = {
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.map': 'application/json',
-};
+import { registerAssetRoute } from './static-assets.js';
 
 /** The hosted page `/pay/<transaction_code>` (docs/api.md) and its static assets. */
 export function registerPageRoutes(
@@ -27,21 +19,7 @@ export function registerPageRoutes(
   config: ResolvedConfig,
   clock: () => Date,
 ): void {
-  app.get<{ Params: { file: string } }>(
-    '/pay/assets/:file',
-    { schema: { hide: true } },
-    async (request, reply) => {
-      const file = request.params.file;
-      const extension = file.slice(file.lastIndexOf('.'));
-      const path = join(PAY_ASSETS_DIR, file);
-      if (!/^[a-z0-9_.-]+$/i.test(file) || !ASSET_TYPES[extension] || !existsSync(path)) {
-        throw new ServiceProblem('not_found', `No asset ${file}.`);
-      }
-      reply.header('cache-control', 'public, max-age=300');
-      reply.header('x-content-type-options', 'nosniff');
-      return reply.type(ASSET_TYPES[extension]!).send(createReadStream(path));
-    },
-  );
+  registerAssetRoute(app, PAY_ASSETS_PATH, PAY_ASSETS_DIR);
 
   app.get<{ Params: { transactionCode: string }; Querystring: Record<string, string | undefined> }>(
     '/pay/:transactionCode',

@@ -93,6 +93,16 @@ export class WebhookOutbox {
     await this.idle();
   }
 
+  /**
+   * Queues a delivery's body to its URL again, due at once, and starts sending it; while a resend of
+   * that delivery is still pending, returns that one (`created: false`). Undefined for an unknown id.
+   */
+  async resend(deliveryId: string): Promise<{ deliveryId: string; created: boolean } | undefined> {
+    const resend = await this.repository.insertResend(deliveryId, this.clock().toISOString());
+    if (resend?.created) void this.kick();
+    return resend;
+  }
+
   /** Deliveries of a transaction with every attempt, oldest first. */
   deliveriesOf(transactionCode: string): Promise<WebhookDelivery[]> {
     return this.repository.deliveriesOf(transactionCode);

@@ -6,6 +6,7 @@ import {
 } from '@cryptocheckout/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startTestServer, startWebhookReceiver, type TestServer } from '../helpers.js';
+import { OPERATOR_TOKEN, operatorRequest } from '../operator-helpers.js';
 import {
   liveCheckoutBody,
   liveOptions,
@@ -26,7 +27,7 @@ beforeAll(async () => {
   chain = await startLocalChain();
   usdc = await chain.deployToken('USDC', 6);
   receiver = await startWebhookReceiver();
-  server = await startTestServer(liveOptions(chain, usdc));
+  server = await startTestServer({ ...liveOptions(chain, usdc), operatorToken: OPERATOR_TOKEN });
   apiBase = `${server.url}/api`;
 }, 60_000);
 afterAll(async () => {
@@ -146,6 +147,15 @@ describe('live mode on a local EVM chain', () => {
     const stored = storedTransfers(server.dataDir).find((transfer) => transfer.tx_hash === txHash);
     expect(stored).toMatchObject({ transaction_code: null, payment_id: null });
     expect(stored!.unmatched_reason).toMatch(/No open checkout asks for exactly/);
+    // The operator sees it among the unmatched payments, with its chain references.
+    const unmatched = (await operatorRequest(server, '/unmatched')).json.data.items;
+    expect(unmatched.find((item: { tx_hash: string }) => item.tx_hash === txHash)).toMatchObject({
+      network: 'POLYGON',
+      asset: 'USDC',
+      to_address: MERCHANT_WALLET.toLowerCase(),
+      transaction_code: null,
+      unmatched_reason: expect.stringMatching(/No open checkout asks for exactly/),
+    });
   });
 
   it('ignores the exact amount paid in a token contract it does not watch', async () => {
@@ -214,6 +224,15 @@ describe('live mode on a local EVM chain', () => {
     const stored = storedTransfers(server.dataDir).find((transfer) => transfer.tx_hash === txHash);
     expect(stored).toMatchObject({ transaction_code: code, payment_id: null });
     expect(stored!.unmatched_reason).toMatch(/already settled/);
+    // The order's page shows both transfers: the one that paid it and the one to refund.
+    const detail = (await operatorRequest(server, `/transactions/${code}`)).json.data;
+    expect(detail.chain_transfers).toHaveLength(2);
+    expect(detail.chain_transfers[0]).toMatchObject({ unmatched_reason: null, confirmed: true });
+    expect(detail.chain_transfers[1]).toMatchObject({
+      tx_hash: txHash,
+      unmatched_reason: expect.stringMatching(/already settled/),
+    });
+    expect(detail.payments).toHaveLength(1);
   });
 });
 

@@ -19,6 +19,23 @@ export const DEFAULT_CONFIRMATIONS: Record<LiveNetwork, number> = {
   ARBITRUM: 30,
 };
 
+/** Public block explorers of the networks' own chains (mainnet chain ids only). */
+const EXPLORERS: Record<LiveNetwork, string> = {
+  ETHEREUM: 'https://etherscan.io/tx/',
+  POLYGON: 'https://polygonscan.com/tx/',
+  BASE: 'https://basescan.org/tx/',
+  ARBITRUM: 'https://arbiscan.io/tx/',
+};
+
+/**
+ * The explorer page of a transaction on a watched network, or null when the network is watched on
+ * another chain (a testnet or a local chain) whose explorer the server does not know.
+ */
+export function explorerTransactionUrl(network: EvmNetworkConfig, txHash: string): string | null {
+  if (network.chainId !== getNetwork(network.network)?.chainId) return null;
+  return /^0x[0-9a-f]{64}$/i.test(txHash) ? `${EXPLORERS[network.network]}${txHash}` : null;
+}
+
 /** A token the watcher follows: `contract` is lowercase hex, as logs carry it. */
 export interface WatchedToken {
   asset: string;

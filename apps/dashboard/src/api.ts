@@ -1,0 +1,185 @@
+import type {
+  OperatorOverview,
+  OperatorResend,
+  OperatorStats,
+  OperatorTransactionDetail,
+  OperatorTransactionPage,
+  OperatorUnmatchedPage,
+} from '@cryptocheckout/core';
+import { filterParams, type TransactionFilter } from './router.js';
+
+/**
+ * A failed operator API call: the server's error envelope (`code`, `message`, `field`), or a
+ * transport problem (`network`, `aborted`, `unexpected_response`, `http_error`).
+ */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    /** HTTP status of the answer; 0 when none came. */
+    readonly httpStatus: number,
+    readonly field: string | null = null,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  /** The token is missing, wrong or no longer the server's. */
+  get unauthorized(): boolean {
+    return this.httpStatus === 401;
+  }
+
+  /** The request was cancelled by the page (a view closed); nobody needs to hear of it. */
+  get aborted(): boolean {
+    return this.code === 'aborted';
+  }
+}
+
+export interface OperatorApiOptions {
+  /** Base URL of the operator API, without a trailing slash: `/api/operator` on the page. */
+  base: string;
+  fetch: typeof fetch;
+  /** The bearer token to send; read on every request so signing out takes effect at once. */
+  token: () => string | null;
+}
+
+/** Paging of a list: `limit` 1–200 (server default 50); `cursor` from the previous page. */
+export interface PageRequest {
+  limit?: number;
+  cursor?: string | null;
+}
+
+/** Client of `/api/operator/…`: adds the bearer token and unwraps the status envelope. */
+export class OperatorApi {
+  constructor(private readonly options: OperatorApiOptions) {}
+
+  /** What the server is (mode, storage, networks); also the check of a token at sign-in. */
+  async overview(signal?: AbortSignal): Promise<OperatorOverview> {
+    const data = await this.json('GET', 'overview', signal);
+    if (!isRecord(data) || (data.mode !== 'sandbox' && data.mode !== 'live')) throw unexpected();
+    return data as unknown as OperatorOverview;
+  }
+
+  /** One page of transactions, newest first. */
+  async transactions(
+    filter: TransactionFilter,
+    page: PageRequest = {},
+    signal?: AbortSignal,
+  ): Promise<OperatorTransactionPage> {
+    const query = pageParams(filterParams(filter), page);
+    const data = await this.json('GET', `transactions${queryString(query)}`, signal);
+    if (!isPage(data)) throw unexpected();
+    return data as OperatorTransactionPage;
+  }
+
+  /** The whole filtered list as CSV. */
+  async transactionsCsv(filter: TransactionFilter, signal?: AbortSignal): Promise<Blob> {
+    const response = await this.send('GET', `transactions.csv${queryString(filterParams(filter))}`, signal);
+    return response.blob();
+  }
+
+  /** Everything the server knows of one transaction. */
+  async transaction(code: string, signal?: AbortSignal): Promise<OperatorTransactionDetail> {
+    const data = await this.json('GET', `transactions/${encodeURIComponent(code)}`, signal);
+    if (!isRecord(data) || !isRecord(data.transaction) || !Array.isArray(data.deliveries)) throw unexpected();
+    return data as unknown as OperatorTransactionDetail;
+  }
+
+  /** Queues the delivery's webhook again; an already pending resend is returned instead of a new one. */
+  async resend(deliveryId: string, signal?: AbortSignal): Promise<OperatorResend> {
+    const data = await this.json('POST', `deliveries/${encodeURIComponent(deliveryId)}/resend`, signal);
+    if (!isRecord(data) || typeof data.delivery_id !== 'string') throw unexpected();
+    return data as unknown as OperatorResend;
+  }
+
+  /** One page of chain transfers no checkout took, newest first. */
+  async unmatched(page: PageRequest = {}, signal?: AbortSignal): Promise<OperatorUnmatchedPage> {
+    const data = await this.json(
+      'GET',
+      `unmatched${queryString(pageParams(new URLSearchParams(), page))}`,
+      signal,
+    );
+    if (!isPage(data)) throw unexpected();
+    return data as OperatorUnmatchedPage;
+  }
+
+  /** Checkouts and settled volume per UTC day, oldest first, for the last `days` days. */
+  async stats(days: number, signal?: AbortSignal): Promise<OperatorStats> {
+    const data = await this.json('GET', `stats?days=${days}`, signal);
+    if (!isRecord(data) || !Array.isArray(data.days)) throw unexpected();
+    return data as unknown as OperatorStats;
+  }
+
+  private async json(method: 'GET' | 'POST', path: string, signal?: AbortSignal): Promise<unknown> {
+    const response = await this.send(method, path, signal);
+    const envelope = await response.json().catch(() => null);
+    if (!isRecord(envelope) || envelope.status !== 'success') throw unexpected(response.status);
+    return envelope.data;
+  }
+
+  /** Sends the request and returns a 2xx response; anything else becomes an ApiError. */
+  private async send(method: 'GET' | 'POST', path: string, signal?: AbortSignal): Promise<Response> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const token = this.options.token();
+    if (token) headers.authorization = `Bearer ${token}`;
+    const init: RequestInit = { method, headers, cache: 'no-store', credentials: 'omit' };
+    if (signal) init.signal = signal;
+    let response: Response;
+    try {
+      response = await this.options.fetch(`${this.options.base}/${path}`, init);
+    } catch (error) {
+      if (signal?.aborted) throw new ApiError('The request was cancelled.', 'aborted', 0);
+      throw new ApiError(
+        `The server could not be reached (${error instanceof Error ? error.message : String(error)}). Check that it is running, then try again.`,
+        'network',
+        0,
+      );
+    }
+    if (response.ok) return response;
+    throw await errorFromResponse(response);
+  }
+}
+
+async function errorFromResponse(response: Response): Promise<ApiError> {
+  const envelope = await response.json().catch(() => null);
+  const error = isRecord(envelope) && isRecord(envelope.error) ? envelope.error : null;
+  const code =
+    typeof error?.code === 'string' ? error.code : response.status === 401 ? 'unauthorized' : 'http_error';
+  const message =
+    typeof error?.message === 'string' && error.message
+      ? error.message
+      : `The server answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.`;
+  const field = typeof error?.field === 'string' ? error.field : null;
+  return new ApiError(message, code, response.status, field);
+}
+
+function unexpected(httpStatus = 200): ApiError {
+  return new ApiError(
+    'The server sent an answer the dashboard does not understand.',
+    'unexpected_response',
+    httpStatus,
+  );
+}
+
+function pageParams(params: URLSearchParams, page: PageRequest): URLSearchParams {
+  if (page.limit !== undefined) params.set('limit', String(page.limit));
+  if (page.cursor) params.set('cursor', page.cursor);
+  return params;
+}
+
+function queryString(params: URLSearchParams): string {
+  const query = params.toString();
+  return query ? `?${query}` : '';
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isPage(value: unknown): boolean {
+  return (
+    isRecord(value) &&
+    Array.isArray(value.items) &&
+    (value.next_cursor === null || typeof value.next_cursor === 'string')
+  );
+}

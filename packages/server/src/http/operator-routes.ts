@@ -1,0 +1,203 @@
+import { Readable } from 'node:stream';
+import {
+  type OperatorTransactionSummary,
+  TRANSACTION_STATUSES,
+  transactionCodeSchema,
+} from '@cryptocheckout/core';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { OperatorService, TransactionFilter } from '../domain/operator-service.js';
+import { ServiceProblem } from '../domain/service-problem.js';
+import { bearerMatches } from '../operator-token.js';
+import { sendError, sendSuccess } from './envelope.js';
+
+/** A query value a form left empty counts as absent. */
+const optional = <Schema extends z.ZodType>(schema: Schema) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+
+const utcDate = (field: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: `${field} must be a date like 2026-01-31` })
+    .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), {
+      error: `${field} must be a real calendar date`,
+    });
+
+const limitOf = (fallback: number) =>
+  z.preprocess(
+    (value) => (value === '' || value === undefined ? fallback : Number(value)),
+    z
+      .number({ error: 'limit must be a whole number from 1 to 200' })
+      .int({ error: 'limit must be a whole number from 1 to 200' })
+      .min(1, { error: 'limit must be a whole number from 1 to 200' })
+      .max(200, { error: 'limit must be a whole number from 1 to 200' }),
+  );
+
+const filterQuery = z.object({
+  q: optional(z.string().trim().max(128, { error: 'q must be at most 128 characters' })),
+  status: optional(z.enum(TRANSACTION_STATUSES)),
+  from: optional(utcDate('from')),
+  to: optional(utcDate('to')),
+});
+const listQuery = filterQuery.extend({
+  limit: limitOf(50),
+  cursor: optional(z.string().max(512, { error: 'cursor must be at most 512 characters' })),
+});
+const unmatchedQuery = z.object({
+  limit: limitOf(50),
+  cursor: optional(z.string().max(512, { error: 'cursor must be at most 512 characters' })),
+});
+const statsQuery = z.object({
+  days: z.preprocess(
+    (value) => (value === '' || value === undefined ? 30 : Number(value)),
+    z
+      .number({ error: 'days must be a whole number from 1 to 366' })
+      .int({ error: 'days must be a whole number from 1 to 366' })
+      .min(1, { error: 'days must be a whole number from 1 to 366' })
+      .max(366, { error: 'days must be a whole number from 1 to 366' }),
+  ),
+});
+const deliveryParams = z.object({
+  deliveryId: z.string().regex(/^[0-9a-f-]{36}$/i, { error: 'delivery_id must be a delivery id (a UUID)' }),
+});
+
+const CSV_COLUMNS: Array<keyof OperatorTransactionSummary> = [
+  'transaction_code',
+  'created_at',
+  'status',
+  'external_reference',
+  'fiat_amount',
+  'fiat_currency',
+  'amount_in_usd',
+  'received_usd',
+  'payment_method',
+  'late',
+  'settled_at',
+  'webhook',
+];
+
+/**
+ * The operator API under `/api/operator/` (docs/operator-dashboard.md). Every request needs
+ * `Authorization: Bearer <operator token>`; without it the answer is 401 in the error envelope. A
+ * header rather than a cookie, so a page on another site cannot make a browser send it (no CSRF).
+ */
+export function registerOperatorRoutes(app: FastifyInstance, operator: OperatorService, token: string): void {
+  app.register(async (scope) => {
+    scope.addHook('onRequest', (request, reply, done) => {
+      reply.header('cache-control', 'no-store');
+      if (bearerMatches(request.headers.authorization, token)) return done();
+      reply.header('www-authenticate', 'Bearer realm="operator"');
+      sendError(
+        reply,
+        401,
+        'unauthorized',
+        request.headers.authorization
+          ? 'The operator token is not right. Use the token the server printed when it first started (also in <data dir>/operator-token), or the one given with --operator-token.'
+          : 'The operator API needs the header Authorization: Bearer <operator token>.',
+      );
+    });
+    const api = scope.withTypeProvider<ZodTypeProvider>();
+    const hidden = { hide: true };
+
+    api.get('/api/operator/overview', { schema: hidden }, async (_request, reply) =>
+      sendSuccess(reply, operator.overview()),
+    );
+
+    api.get(
+      '/api/operator/transactions',
+      { schema: { ...hidden, querystring: listQuery } },
+      async (request, reply) => {
+        const { limit, cursor, ...filter } = request.query;
+        return sendSuccess(reply, await operator.transactions(filterOf(filter), cursor, limit));
+      },
+    );
+
+    api.get(
+      '/api/operator/transactions.csv',
+      { schema: { ...hidden, querystring: filterQuery } },
+      async (request, reply) => {
+        const filter = filterOf(request.query);
+        const day = new Date().toISOString().slice(0, 10);
+        reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="transactions-${day}.csv"`);
+        return reply.send(Readable.from(csvLines(operator.allTransactions(filter))));
+      },
+    );
+
+    api.get<{ Params: { transactionCode: string } }>(
+      '/api/operator/transactions/:transactionCode',
+      { schema: hidden },
+      async (request, reply) => {
+        const code = transactionCodeSchema.safeParse(request.params.transactionCode);
+        if (!code.success) {
+          throw new ServiceProblem(
+            'not_found',
+            `No transaction has the code ${request.params.transactionCode}.`,
+          );
+        }
+        return sendSuccess(reply, await operator.transaction(code.data));
+      },
+    );
+
+    api.post(
+      '/api/operator/deliveries/:deliveryId/resend',
+      { schema: { ...hidden, params: deliveryParams } },
+      async (request, reply) => {
+        const resend = await operator.resend(request.params.deliveryId.toLowerCase());
+        return sendSuccess(reply, resend, resend.created ? 201 : 200);
+      },
+    );
+
+    api.get(
+      '/api/operator/unmatched',
+      { schema: { ...hidden, querystring: unmatchedQuery } },
+      async (request, reply) =>
+        sendSuccess(reply, await operator.unmatched(request.query.cursor, request.query.limit)),
+    );
+
+    api.get(
+      '/api/operator/stats',
+      { schema: { ...hidden, querystring: statsQuery } },
+      async (request, reply) => sendSuccess(reply, await operator.stats(request.query.days)),
+    );
+  });
+}
+
+/**
+ * The repository's filter for the list's query: dates become creation-time bounds (`to` inclusive).
+ * @throws ServiceProblem `invalid_request` (field `to`) when `to` is before `from`.
+ */
+function filterOf(query: z.infer<typeof filterQuery>): TransactionFilter {
+  if (query.from && query.to && query.to < query.from) {
+    throw new ServiceProblem('invalid_request', `to (${query.to}) is before from (${query.from}).`, 'to');
+  }
+  const filter: TransactionFilter = {};
+  if (query.q) filter.search = query.q;
+  if (query.status) filter.status = query.status;
+  if (query.from) filter.createdFrom = `${query.from}T00:00:00.000Z`;
+  if (query.to) {
+    filter.createdBefore = new Date(Date.parse(`${query.to}T00:00:00Z`) + 86_400_000).toISOString();
+  }
+  return filter;
+}
+
+/** RFC 4180 lines: a header, then one line per transaction. */
+async function* csvLines(rows: AsyncIterable<OperatorTransactionSummary>): AsyncGenerator<string> {
+  yield `${CSV_COLUMNS.join(',')}\r\n`;
+  for await (const row of rows) {
+    yield `${CSV_COLUMNS.map((column) => csvCell(row[column])).join(',')}\r\n`;
+  }
+}
+
+/**
+ * One CSV cell. Text a spreadsheet would run as a formula (starting with =, +, -, @, tab or
+ * carriage return) gets a leading apostrophe: references come from shops and are not trusted.
+ */
+export function csvCell(value: string | boolean | null): string {
+  if (value === null) return '';
+  let text = String(value);
+  if (/^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
