@@ -1,7 +1,6 @@
-import type { OperatorDayStats } from '@cryptocheckout/core';
+import { decimalToScaled, type OperatorDayStats, scaledToDecimal } from '@cryptocheckout/core';
 import { elementBuilder, svgElement } from './dom.js';
 import { formatUsd } from './format.js';
-import { sumDecimals } from './money.js';
 
 /** Bar charts of the per-day stats as inline SVG, plus the exact totals they summarise. */
 
@@ -47,8 +46,8 @@ export function statsTotals(days: readonly OperatorDayStats[]): StatsTotals {
   return {
     checkouts: days.reduce((total, day) => total + day.checkouts, 0),
     settled: days.reduce((total, day) => total + day.settled, 0),
-    settledUsd: sumDecimals(
-      days.map((day) => day.settled_usd),
+    settledUsd: scaledToDecimal(
+      days.reduce((cents, day) => cents + decimalToScaled(day.settled_usd, 2), 0n),
       2,
     ),
   };
