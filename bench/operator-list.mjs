@@ -37,13 +37,15 @@ try {
       const status = STATUSES[index % STATUSES.length];
       const reference = `order-${index}`;
       if (index % 10_000 === 0) references.push(reference);
+      // Expiring far ahead, so the server's sweep leaves the rows alone while they are timed.
+      const expires = '2099-01-01T00:00:00.000Z';
       insert.run(
         randomUUID(),
         status,
         reference,
         created,
-        created,
-        created,
+        expires,
+        expires,
         status === 'settled' ? created : null,
       );
     }

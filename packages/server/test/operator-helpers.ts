@@ -47,7 +47,7 @@ export function insertGeneratedTransactions(server: TestServer, count: number): 
   database.pragma('busy_timeout = 5000');
   const insert = database.prepare(
     `INSERT INTO transactions (transaction_code, status, external_reference, fiat_amount, fiat_currency, usd_rate, rate_source, amount_in_usd, received_usd, webhook_url, success_url, cancel_url, wallet_address, wallet_currency, wallet_network, payout_dispatched, payment_method, late, created_at, expires_at, monitor_until, settled_at, version)
-     VALUES (@transaction_code, @status, @external_reference, '10.00', 'EUR', '1.08', 'test', '10.80', '0', NULL, NULL, NULL, '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', 'USDC', 'POLYGON', 0, NULL, 0, @created_at, @created_at, @created_at, NULL, 0)`,
+     VALUES (@transaction_code, @status, @external_reference, '10.00', 'EUR', '1.08', 'test', '10.80', '0', NULL, NULL, NULL, '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', 'USDC', 'POLYGON', 0, NULL, 0, @created_at, @expires_at, @expires_at, NULL, 0)`,
   );
   const rows: GeneratedTransaction[] = [];
   const base = Date.parse('2026-10-01T00:00:00.000Z');
@@ -60,7 +60,8 @@ export function insertGeneratedTransactions(server: TestServer, count: number): 
         // 300 distinct instants over 30 days.
         created_at: new Date(base + ((index * 7919) % 300) * 8_640_000).toISOString(),
       };
-      insert.run(row);
+      // Expiring far ahead: the server's sweep must not change the rows while the test reads them.
+      insert.run({ ...row, expires_at: '2099-01-01T00:00:00.000Z' });
       rows.push(row);
     }
   })();
