@@ -11,7 +11,13 @@ export const workspaceAliases = {
   '@cryptocheckout/core/browser': fromRoot('./packages/core/src/browser/index.ts'),
   '@cryptocheckout/core/node': fromRoot('./packages/core/src/node/index.ts'),
   '@cryptocheckout/core': fromRoot('./packages/core/src/index.ts'),
+  // Test support other workspaces import. Its files are not published, so the server and the pay
+  // page export it under the `source` condition only.
+  '@cryptocheckout/server/testing/local-chain': fromRoot('./packages/server/test/live/local-chain.ts'),
+  '@cryptocheckout/server/testing/live-helpers': fromRoot('./packages/server/test/live/live-helpers.ts'),
   '@cryptocheckout/server': fromRoot('./packages/server/src/index.ts'),
+  '@cryptocheckout/pay-page/build-assets': fromRoot('./packages/pay-page/scripts/build-assets.mjs'),
   '@cryptocheckout/pay-page': fromRoot('./packages/pay-page/src/index.ts'),
+  '@cryptocheckout/php-client/test-support': fromRoot('./packages/php-client/test/status-fixtures.ts'),
   '@cryptocheckout/php-testkit': fromRoot('./packages/php-testkit/src/index.ts'),
 };

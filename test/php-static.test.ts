@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { checkPhpSource, describeEachPhp, platformForPath } from '@cryptocheckout/php-testkit';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkPhpSource, describeEachPhp, platformForPath } from '../packages/php-testkit/src/index.js';
 
 // Static checks over every PHP file of the repository, tracked or new (ignored files excluded):
 // PHP 7.4 syntax, no short open tags, and the direct-access guard each platform expects.

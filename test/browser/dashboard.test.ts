@@ -3,10 +3,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildDashboard } from '@cryptocheckout/dashboard/build';
 import { startServer } from '@cryptocheckout/server';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDashboard } from '../../apps/dashboard/scripts/build.mjs';
 import {
   createCheckout,
   launchChromium,

@@ -2,16 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decimalToScaled, type PaymentOption } from '@cryptocheckout/core';
+import { buildPayAssets } from '@cryptocheckout/pay-page/build-assets';
 import { startServer } from '@cryptocheckout/server';
+import { liveCheckoutBody, liveOptions, MERCHANT_WALLET } from '@cryptocheckout/server/testing/live-helpers';
+import { type LocalChain, startLocalChain } from '@cryptocheckout/server/testing/local-chain';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPayAssets } from '../../packages/pay-page/scripts/build-assets.mjs';
-import {
-  liveCheckoutBody,
-  liveOptions,
-  MERCHANT_WALLET,
-} from '../../packages/server/test/live/live-helpers.js';
-import { type LocalChain, startLocalChain } from '../../packages/server/test/live/local-chain.js';
 import { scanQrCode } from './qr-screenshot.js';
 import {
   fetchPaymentLink,

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildPayAssets } from '@cryptocheckout/pay-page/build-assets';
 import { startServer } from '@cryptocheckout/server';
 import * as esbuild from 'esbuild';
 import {
@@ -14,7 +15,6 @@ import {
   type Page,
 } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { buildPayAssets } from '../../packages/pay-page/scripts/build-assets.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /**

@@ -4,14 +4,10 @@ import {
   decimalToScaled,
   type TransactionStatus,
 } from '@cryptocheckout/core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 // The server's local-chain harness (ganache and a compiled ERC-20), shared rather than copied.
-import {
-  liveOptions,
-  MERCHANT_WALLET,
-  waitForScan,
-} from '../../../packages/server/test/live/live-helpers.js';
-import { type LocalChain, startLocalChain } from '../../../packages/server/test/live/local-chain.js';
+import { liveOptions, MERCHANT_WALLET, waitForScan } from '@cryptocheckout/server/testing/live-helpers';
+import { type LocalChain, startLocalChain } from '@cryptocheckout/server/testing/local-chain';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDashboard, waitFor } from './dashboard-page.test-helpers.js';
 import { formatDecimal, shortCode } from './format.js';
 import { OPERATOR_TOKEN, type OperatorServer, startOperatorServer } from './real-server.test-helpers.js';

@@ -1,5 +1,5 @@
+import { describeEachPhp, phpString } from '@cryptocheckout/php-testkit';
 import { describe, expect, it } from 'vitest';
-import { describeEachPhp, phpString } from '../../php-testkit/src/index.js';
 import { CLIENT_MOUNTS, LOAD_CLIENT } from './harness.js';
 
 // The client against a scripted transport: the requests it builds, and how each kind of answer

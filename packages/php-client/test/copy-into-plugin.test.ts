@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { checkPhpSource, describeEachPhp } from '@cryptocheckout/php-testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPhpSource, describeEachPhp } from '../../php-testkit/src/index.js';
 import { copyPhpClient, rewriteNamespace, SOURCE_DIR } from '../scripts/copy-into-plugin.mjs';
 import { CLIENT_ROOT, LOAD_CLIENT } from './harness.js';
 

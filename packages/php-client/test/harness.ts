@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { dirname, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // Read through a variable: in a DOM test environment Vite rewrites `new URL('…', import.meta.url)`
@@ -7,8 +9,12 @@ const HERE = import.meta.url;
 /** Host path of this package; tests mount it at {@link CLIENT_MOUNT} inside PHP. */
 export const CLIENT_ROOT = fileURLToPath(new URL('..', HERE));
 
-/** Host path of the conformance vectors shared with @cryptocheckout/core. */
-export const VECTORS_ROOT = fileURLToPath(new URL('../../core/vectors/', HERE));
+/**
+ * Host path (with a trailing separator) of the conformance vectors shared with @cryptocheckout/core,
+ * found through the package's `./vectors/*` export rather than a path into its folder.
+ */
+export const VECTORS_ROOT =
+  dirname(createRequire(HERE).resolve('@cryptocheckout/core/vectors/README.md')) + sep;
 
 export const CLIENT_MOUNT = '/client';
 export const VECTORS_MOUNT = '/vectors';

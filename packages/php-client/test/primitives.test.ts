@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { FIAT_CURRENCIES, NETWORKS, ORDER_STATES, TRANSACTION_STATUSES } from '@cryptocheckout/core';
 import { signWebhook, verifyWebhookSignature } from '@cryptocheckout/core/node';
+import { describeEachPhp } from '@cryptocheckout/php-testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { describeEachPhp } from '../../php-testkit/src/index.js';
 import { CLIENT_MOUNTS, LOAD_CLIENT } from './harness.js';
 
 describeEachPhp(

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   describeEachPhp,
   phpJson,
   phpString,
   type SandboxService,
   startSandboxService,
-} from '../../php-testkit/src/index.js';
+} from '@cryptocheckout/php-testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_MOUNTS, LOAD_CLIENT } from './harness.js';
 
 // The PHP client against the real reference server on loopback, through both transports: the four

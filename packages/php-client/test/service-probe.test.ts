@@ -1,5 +1,4 @@
 import { createServer, type Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   closedLoopbackUrl,
   describeEachPhp,
@@ -7,7 +6,8 @@ import {
   phpString,
   type SandboxService,
   startSandboxService,
-} from '../../php-testkit/src/index.js';
+} from '@cryptocheckout/php-testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_MOUNT, CLIENT_MOUNTS } from './harness.js';
 
 // The kernel's ServiceProbe (src/Kernel/ServiceProbe.php) over real HTTP on loopback: the real

@@ -1,11 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { closedLoopbackUrl, describeEachPhp, listenOnLoopback, phpString } from '@cryptocheckout/php-testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  closedLoopbackUrl,
-  describeEachPhp,
-  listenOnLoopback,
-  phpString,
-} from '../../php-testkit/src/index.js';
 import { CLIENT_MOUNTS, LOAD_CLIENT } from './harness.js';
 
 // Both transports against a loopback HTTP server: what they send, what they hand back, and how

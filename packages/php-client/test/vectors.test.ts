@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { describeEachPhp } from '@cryptocheckout/php-testkit';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { describeEachPhp } from '../../php-testkit/src/index.js';
 import { CLIENT_MOUNTS, LOAD_CLIENT, VECTORS_ROOT } from './harness.js';
 
 // Runs every conformance vector of packages/core/vectors through the PHP port, one test per vector.

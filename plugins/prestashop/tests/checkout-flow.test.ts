@@ -1,10 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   phpString,
   type SandboxService,
   startSandboxService,
   type WebhookDelivery,
-} from '../../../packages/php-testkit/src/index.js';
+} from '@cryptocheckout/php-testkit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   installAndConfigure,
   type ModuleCopy,

@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 // @vitest-environment-options {"url": "https://shop.example/index.php?controller=order-confirmation", "settings": {"navigation": {"disableChildFrameNavigation": true}}}
 import type { StatusWidget } from '@cryptocheckout/core/browser';
+import { describeWithStatusFixtures } from '@cryptocheckout/php-client/test-support';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { describeWithStatusFixtures } from '../../../packages/core/src/browser/status-widget.test-helpers.js';
 import { attachSettingsForm } from '../assets/src/admin.js';
 import { init, startEmbeddedCheckout } from '../assets/src/front.js';
 

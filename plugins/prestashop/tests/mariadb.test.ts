@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   findDebianPhp,
   type MariaDb,
@@ -8,7 +7,8 @@ import {
   phpString,
   runPhpCliSync,
   startMariaDb,
-} from '../../../packages/php-testkit/src/index.js';
+} from '@cryptocheckout/php-testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HARNESS_DIR, type ModuleCopy, prepareModule } from './harness/harness.js';
 import {
   CLAIM_SWAPS_EXPECTED,

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   closedLoopbackUrl,
   describeEachPhp,
   phpString,
   type SandboxService,
   startSandboxService,
-} from '../../../packages/php-testkit/src/index.js';
+} from '@cryptocheckout/php-testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   installAndConfigure,
   type ModuleCopy,

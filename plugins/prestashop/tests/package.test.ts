@@ -2,9 +2,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { checkPhpSource } from '@cryptocheckout/php-testkit';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPhpSource } from '../../../packages/php-testkit/src/index.js';
 import { buildAssets, MODULE_DIR, PLUGIN_ROOT } from '../scripts/build.mjs';
 import { packageModule } from '../scripts/package.mjs';
 

@@ -2,8 +2,9 @@
 // harness's SQLite (php-wasm, module.test.ts) and a real MariaDB (Debian's PHP, mariadb.test.ts).
 // Each is PHP that expects the module's classes and an installed CheckoutRepository, and prints
 // JSON; the matching check says what must come out.
+
+import { phpString } from '@cryptocheckout/php-testkit';
 import { expect } from 'vitest';
-import { phpString } from '../../../packages/php-testkit/src/index.js';
 import { WALLET } from './harness/harness.js';
 
 /** 80 checkouts of every kind over 9 orders; prints the SQL selection and the kernel's, per batch size. */

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createPhp, type PhpSandbox, phpString } from '@cryptocheckout/php-testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPhp, type PhpSandbox, phpString } from '../../../packages/php-testkit/src/index.js';
 import { MODULE_DIR } from '../scripts/build.mjs';
 import {
   CLIENT_SOURCE_DIR,

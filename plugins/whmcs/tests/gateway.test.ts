@@ -1,12 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PHP_VERSIONS, type SandboxService, startSandboxService } from '@cryptocheckout/php-testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  PHP_VERSIONS,
-  type SandboxService,
-  startSandboxService,
-} from '../../../packages/php-testkit/src/index.js';
 import { bootWhmcs, CALLBACK_PATH, php, startBridge, type Whmcs } from './harness/harness.js';
 import { DUE_SCENARIO_PHP } from './storage-scenarios.js';
 

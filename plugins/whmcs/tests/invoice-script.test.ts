@@ -1,6 +1,6 @@
+import { describeWithStatusFixtures } from '@cryptocheckout/php-client/test-support';
 import { Window } from 'happy-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { describeWithStatusFixtures } from '../../../packages/core/src/browser/status-widget.test-helpers.js';
 import { initInvoicePage } from '../assets/src/invoice.js';
 import { buildAssets } from '../scripts/build-assets.mjs';
 

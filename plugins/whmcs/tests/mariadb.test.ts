@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { copyPhpClient } from '@cryptocheckout/php-client/copy-into-plugin';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   findDebianPhp,
   type MariaDb,
@@ -13,7 +12,8 @@ import {
   runPhpCli,
   runPhpCliSync,
   startMariaDb,
-} from '../../../packages/php-testkit/src/index.js';
+} from '@cryptocheckout/php-testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MODULE_ROOT, VENDOR_DIR, VENDOR_NAMESPACE, WHMCS_GUARD } from './harness/harness.js';
 import { DUE_SCENARIO_PHP } from './storage-scenarios.js';
 

@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { checkPhpSource, PHP_VERSIONS } from '@cryptocheckout/php-testkit';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPhpSource, PHP_VERSIONS } from '../../../packages/php-testkit/src/index.js';
 import { buildPackage, VENDOR_DIR } from '../scripts/package.mjs';
 import { bootWhmcs } from './harness/harness.js';
 

@@ -1,7 +1,8 @@
 /** The order-received page script and the settings form script, in happy-dom. */
+
+import { describeWithStatusFixtures } from '@cryptocheckout/php-client/test-support';
 import { Window } from 'happy-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { describeWithStatusFixtures } from '../../../packages/core/src/browser/status-widget.test-helpers.js';
 import { mountSettingsForm } from '../assets/src/lib/settings-form.js';
 
 const STATUS_URL = 'https://shop.example/wp-json/cryptocheckout/v1/orders/12/status?key=wc_order_abc';

@@ -2,9 +2,9 @@
 import { type Dirent, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { checkPhpSource, platformForPath } from '@cryptocheckout/php-testkit';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPhpSource, platformForPath } from '../../../packages/php-testkit/src/index.js';
 import { PLUGIN_DIR } from '../scripts/build.mjs';
 import { packagePlugin, SLUG } from '../scripts/package.mjs';
 import { stagedPlugin } from './support/staged-plugin.js';

@@ -5,8 +5,8 @@
  * service URL's reachability, checked on save and shown on the settings page.
  */
 import { createServer, type Server } from 'node:http';
+import { closedLoopbackUrl, listenOnLoopback } from '@cryptocheckout/php-testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closedLoopbackUrl, listenOnLoopback } from '../../../packages/php-testkit/src/index.js';
 import { lit, useShop, WALLET } from './support/shop.js';
 import { PLUGIN_FILE } from './support/wordpress.js';
 

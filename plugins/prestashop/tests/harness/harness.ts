@@ -17,7 +17,7 @@ import {
   phpString,
   runPhpRequest,
   startHttpBridge,
-} from '../../../../packages/php-testkit/src/index.js';
+} from '@cryptocheckout/php-testkit';
 import { copyClient } from '../../scripts/build.mjs';
 
 export const PLUGIN_ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -10,12 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { copyPhpClient } from '@cryptocheckout/php-client/copy-into-plugin';
-import {
-  createPhp,
-  type PhpSandbox,
-  type PhpVersion,
-  startHttpBridge,
-} from '../../../../packages/php-testkit/src/index.js';
+import { createPhp, type PhpSandbox, type PhpVersion, startHttpBridge } from '@cryptocheckout/php-testkit';
 
 export const WHMCS_VERSION = '8.13';
 export const PLUGIN_ROOT = fileURLToPath(new URL('../../', import.meta.url));

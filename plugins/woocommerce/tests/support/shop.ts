@@ -5,8 +5,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type SandboxService, startSandboxService } from '@cryptocheckout/php-testkit';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { type SandboxService, startSandboxService } from '../../../../packages/php-testkit/src/index.js';
 import { bootWordPress, type WordPressSite } from './wordpress.js';
 
 export const WALLET = '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359';

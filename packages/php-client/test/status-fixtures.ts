@@ -1,9 +1,21 @@
-// Fixtures for the status widget's tests (core and the plugins' front ends), made by the PHP kernel
-// itself so the tests follow what the shops really print and answer.
+// Fixtures for the status widget's tests in the plugins' front ends, made by the PHP kernel itself so
+// the tests follow what the shops really print and answer. Exported as
+// @cryptocheckout/php-client/test-support. The core's own widget test reads the same output, rendered
+// once, from packages/core/vectors/buyer-status.json (status-fixtures.test.ts keeps it in step).
+import { describeEachPhp, type PhpSandbox, phpJson, phpString } from '@cryptocheckout/php-testkit';
 import { beforeAll } from 'vitest';
-import { CLIENT_MOUNTS, LOAD_CLIENT } from '../../../php-client/test/harness.js';
-import { describeEachPhp, type PhpSandbox, phpJson, phpString } from '../../../php-testkit/src/index.js';
-import type { BuyerStatus } from './status-widget.js';
+import { CLIENT_MOUNTS, LOAD_CLIENT } from './harness.js';
+
+/**
+ * BuyerStatus::of(), which the status endpoint sends: the core status widget's BuyerStatus
+ * (@cryptocheckout/core/browser), repeated here because this package typechecks without DOM types.
+ */
+export interface BuyerStatus {
+  state: string;
+  message: string;
+  terminal: boolean;
+  checkout_url: string | null;
+}
 
 /** The order situations the fixtures cover ("_closed": open order, its checkout expired). */
 export type StatusCase =
