@@ -9,24 +9,34 @@ use CryptoCheckout\Client\Support\Text;
 use CryptoCheckout\Client\Wallet\Networks;
 
 /**
- * Decides what a merchant platform does with an order, given the authoritative GET /transaction
- * lookup: the port of @cryptocheckout/core's decideReconciliation, held to the same answers by
- * packages/core/vectors/reconcile.json. Pure: no I/O, the same inputs give the same decision.
+ * Decides what a merchant platform does with one checkout of an order, given the authoritative
+ * GET /transaction lookup: the port of @cryptocheckout/core's decideReconciliation, held to the same
+ * answers by packages/core/vectors/reconcile.json. Pure: no I/O, the same inputs give the same
+ * decision. Every rule of the decision is here (docs/plugin-kernel.md, "The decision"); the kernel's
+ * Runner only gathers the inputs and applies the result.
  *
  * Order states: awaiting_payment, underpaid, late_payment_review, paid, cancelled.
- * Actions: none, mark_paid, hold_underpaid, cancel_expired, hold_late_payment, reject_mismatch.
+ * Actions: none, mark_paid, hold_underpaid, cancel_expired, hold_late_payment, reject_mismatch,
+ * flag_extra_payment, record_booked.
  */
 final class Reconciler
 {
     public const ORDER_STATES = ['awaiting_payment', 'underpaid', 'late_payment_review', 'paid', 'cancelled'];
+
+    /** Order states in which the buyer can still pay. */
+    private const OPEN_STATES = ['awaiting_payment', 'underpaid'];
 
     private function __construct()
     {
     }
 
     /**
-     * @param array<string, mixed> $stored what the platform kept when the order was placed: transaction_code,
-     *     fiat_amount (decimal string), fiat_currency, wallet_address, wallet_currency, wallet_network, order_state
+     * @param array<string, mixed> $stored what the platform's ledger holds for the checkout and its order:
+     *     transaction_code, fiat_amount (decimal string), fiat_currency, wallet_address, wallet_currency,
+     *     wallet_network, order_state; and, all optional: applied_action (the last action applied for this
+     *     checkout), resolution ("booked", "flagged" or null), payment_booked (the platform holds a payment
+     *     with this transaction code), newest (this is the order's newest checkout; default true),
+     *     replaced_by ({transaction_code, fiat_amount, fiat_currency} of a newer checkout with other terms)
      * @param array<string, mixed> $lookup the data of GET /transaction (as Client::getTransaction() returns it)
      * @return array{action: string, reason: string, note: string, amount_due_usd?: string} reason is a stable
      *     code; note is a sentence for the order history; amount_due_usd comes with hold_underpaid
@@ -34,21 +44,130 @@ final class Reconciler
      */
     public static function decide(array $stored, array $lookup): array
     {
+        $applied = $stored['applied_action'] ?? null;
         $mismatch = self::findMismatch($stored, $lookup);
         if ($mismatch !== null) {
-            return $mismatch;
+            return $applied === 'reject_mismatch' ? self::alreadyApplied() : $mismatch;
         }
 
         $received = Money::parseDecimal($lookup['received_usd'] ?? null, 'USD amount');
         $due = Money::parseDecimal($lookup['amount_in_usd'] ?? null, 'USD amount');
-        $fullyPaid = Money::compare($received, $due) >= 0;
         $state = (string) ($stored['order_state'] ?? '');
         $code = (string) $lookup['transaction_code'];
+        $resolution = $stored['resolution'] ?? null;
 
+        if ($resolution === 'booked') {
+            return self::decideBooked($state, $code);
+        }
+        if ($state === 'paid') {
+            return self::decidePaidOrder($stored, $lookup, $received, $code);
+        }
+        if ($resolution === 'flagged') {
+            // Handed to the owner (a late or replaced payment, an extra one): never changes the order again by itself.
+            return self::decision('none', 'handed_to_owner', 'This payment was handed to the shop owner for review.');
+        }
+
+        $decision = self::decideByStatus($state, $lookup, $received, $due, $code);
+        $replacement = $stored['replaced_by'] ?? null;
+        if ($decision['action'] === 'mark_paid' && is_array($replacement)) {
+            // Paid in full for what the order asked before it changed: the owner decides.
+            $decision = self::decision(
+                'hold_late_payment',
+                'settled_replaced',
+                sprintf(
+                    'Crypto Checkout: transaction %s settled %s USD for %s %s, but the order was changed since and now asks %s %s (transaction %s). Review the payment before fulfilling or refunding.',
+                    $code,
+                    $received,
+                    (string) $stored['fiat_amount'],
+                    (string) $stored['fiat_currency'],
+                    (string) ($replacement['fiat_amount'] ?? ''),
+                    (string) ($replacement['fiat_currency'] ?? ''),
+                    (string) ($replacement['transaction_code'] ?? '')
+                )
+            );
+        }
+        if ($decision['reason'] === 'already_held' && $state === 'late_payment_review' && self::paysTheOrderAsItIsNow($stored, $lookup, $received, $due)) {
+            // The hold was for another payment (a replaced checkout, a late one); this one pays
+            // what the order asks now, on time: book it. The held payment stays before the owner.
+            $decision = self::decision(
+                'mark_paid',
+                'settled_while_held',
+                sprintf(
+                    'Crypto Checkout: payment of %s USD settled (transaction %s), the order\'s current amount in full. The payment held for review earlier is an extra payment: refund or credit the buyer.',
+                    $received,
+                    $code
+                )
+            );
+        }
+        if ($decision['action'] !== 'none' && $applied === $decision['action']) {
+            return self::alreadyApplied();
+        }
+        return $decision;
+    }
+
+    /**
+     * A checkout whose payment the kernel booked: the ledger is the truth. An order that shows
+     * unpaid again was changed by a save that did not see the payment; it is set back to paid.
+     *
+     * @return array{action: string, reason: string, note: string}
+     */
+    private static function decideBooked(string $state, string $code): array
+    {
         if ($state === 'paid') {
             return self::decision('none', 'already_paid', 'The order is already paid.');
         }
+        if (in_array($state, self::OPEN_STATES, true)) {
+            return self::decision(
+                'mark_paid',
+                'booked_undone',
+                sprintf(
+                    'Crypto Checkout: the payment of transaction %s was booked, but the order was later saved as unpaid by a change that had not seen the payment. The order is set back to paid.',
+                    $code
+                )
+            );
+        }
+        // Cancelled or held by the merchant after the payment was booked: their decision stands.
+        return self::decision('none', 'already_booked', 'The payment is booked; the order was changed since by hand.');
+    }
 
+    /**
+     * An order that is paid: through this checkout by a run that was interrupted before it
+     * recorded so, or through another checkout or by hand, which makes money on this one extra.
+     *
+     * @param array<string, mixed> $stored
+     * @param array<string, mixed> $lookup
+     * @return array{action: string, reason: string, note: string}
+     */
+    private static function decidePaidOrder(array $stored, array $lookup, string $received, string $code): array
+    {
+        $unresolved = ($stored['resolution'] ?? null) === null;
+        if ($unresolved && ($stored['payment_booked'] ?? false) === true) {
+            return self::decision('record_booked', 'booked_earlier', sprintf('Crypto Checkout: the payment of transaction %s is booked on the order.', $code));
+        }
+        $holdsMoney = in_array($lookup['status'] ?? null, ['settled', 'underpaid', 'expired'], true) && Money::compare($received, '0') > 0;
+        if ($unresolved && $holdsMoney) {
+            return self::decision(
+                'flag_extra_payment',
+                'extra_payment',
+                sprintf(
+                    'Crypto Checkout: transaction %s received %s USD, but the order was already paid (through another transaction or by hand). The payment was not booked: refund or credit the buyer.',
+                    $code,
+                    $received
+                )
+            );
+        }
+        return self::decision('none', 'already_paid', 'The order is already paid.');
+    }
+
+    /**
+     * The transaction's status on an order that is not paid.
+     *
+     * @param array<string, mixed> $lookup
+     * @return array{action: string, reason: string, note: string, amount_due_usd?: string}
+     */
+    private static function decideByStatus(string $state, array $lookup, string $received, string $due, string $code): array
+    {
+        $fullyPaid = Money::compare($received, $due) >= 0;
         $status = $lookup['status'] ?? null;
         switch ($status) {
             case 'pending':
@@ -109,6 +228,28 @@ final class Reconciler
                 // A status this version does not know is never a reason to change an order.
                 return self::decision('none', 'unknown_status', 'The transaction status is not known to this version; nothing was changed.');
         }
+    }
+
+    /**
+     * True when the lookup settles, in full and on time, the order's newest checkout, on which
+     * nothing was applied before: what the order asks now has been paid.
+     *
+     * @param array<string, mixed> $stored
+     * @param array<string, mixed> $lookup
+     */
+    private static function paysTheOrderAsItIsNow(array $stored, array $lookup, string $received, string $due): bool
+    {
+        return ($stored['newest'] ?? true) === true
+            && ($stored['applied_action'] ?? null) === null
+            && ($lookup['status'] ?? null) === 'settled'
+            && ($lookup['late'] ?? false) !== true
+            && Money::compare($received, $due) >= 0;
+    }
+
+    /** @return array{action: string, reason: string, note: string} */
+    private static function alreadyApplied(): array
+    {
+        return self::decision('none', 'already_applied', 'This decision was applied before.');
     }
 
     /** @return array{action: string, reason: string, note: string, amount_due_usd?: string} */

@@ -4,6 +4,8 @@ export {
   ORDER_STATES,
   type OrderState,
   type ReconcileAction,
+  type ReconcileActionName,
+  type ReplacingCheckout,
   type StoredOrder,
   type TransactionLookup,
 } from './reconcile.js';

@@ -32,57 +32,114 @@ describe('reconcile safety properties', () => {
   const base = cases[0]!;
   const statuses = fc.constantFrom('pending', 'processing', 'underpaid', 'settled', 'expired' as const);
   const cents = fc.integer({ min: 0, max: 10_000_000 });
-  const lookupWith = (status: Transaction['status'], dueCents: number, receivedCents: number) => ({
+  const lookupWith = (
+    status: Transaction['status'],
+    dueCents: number,
+    receivedCents: number,
+    late: boolean,
+  ) => ({
     ...base.lookup,
     status,
+    late,
     amount_in_usd: dueCents / 100,
     received_usd: receivedCents / 100,
   });
+  /** The ledger's record of this checkout and its order, as the kernel keeps it. */
+  const context = fc.record({
+    order_state: fc.constantFrom(...ORDER_STATES),
+    applied_action: fc.constantFrom(
+      null,
+      'mark_paid',
+      'hold_underpaid',
+      'cancel_expired',
+      'hold_late_payment' as const,
+    ),
+    resolution: fc.constantFrom(null, 'booked', 'flagged' as const),
+    payment_booked: fc.boolean(),
+    newest: fc.boolean(),
+    replaced: fc.boolean(),
+  });
+  const storedWith = (ctx: {
+    order_state: StoredOrder['order_state'];
+    applied_action: StoredOrder['applied_action'];
+    resolution: StoredOrder['resolution'];
+    payment_booked: boolean;
+    newest: boolean;
+    replaced: boolean;
+  }): StoredOrder => ({
+    ...base.stored,
+    order_state: ctx.order_state,
+    applied_action: ctx.applied_action,
+    resolution: ctx.resolution,
+    payment_booked: ctx.payment_booked,
+    newest: ctx.newest,
+    replaced_by: ctx.replaced
+      ? { transaction_code: 'newer', fiat_amount: '30.00', fiat_currency: 'EUR' }
+      : null,
+  });
 
-  it('never marks paid unless settled with received ≥ due', () => {
+  it('marks paid only for a full settlement of the order as it is now, or to repair a booked payment', () => {
     fc.assert(
-      fc.property(
-        statuses,
-        cents,
-        cents,
-        fc.constantFrom(...ORDER_STATES),
-        (status, due, received, state) => {
-          const lookup = lookupWith(status, due, received);
-          const decision = decideReconciliation({ ...base.stored, order_state: state }, lookup);
-          if (decision.action === 'mark_paid') {
-            expect(status).toBe('settled');
-            expect(received).toBeGreaterThanOrEqual(due);
-            expect(['awaiting_payment', 'underpaid']).toContain(state);
-          }
-        },
-      ),
+      fc.property(statuses, cents, cents, fc.boolean(), context, (status, due, received, late, ctx) => {
+        const decision = decideReconciliation(storedWith(ctx), lookupWith(status, due, received, late));
+        if (decision.action !== 'mark_paid') return;
+        if (decision.reason === 'booked_undone') {
+          expect(ctx.resolution).toBe('booked');
+          expect(['awaiting_payment', 'underpaid']).toContain(ctx.order_state);
+          return;
+        }
+        expect(status).toBe('settled');
+        expect(received).toBeGreaterThanOrEqual(due);
+        expect(ctx.replaced).toBe(false);
+        expect(ctx.resolution).toBeNull();
+        if (decision.reason === 'settled_while_held') {
+          expect(ctx.order_state).toBe('late_payment_review');
+          expect({ newest: ctx.newest, late, applied: ctx.applied_action }).toEqual({
+            newest: true,
+            late: false,
+            applied: null,
+          });
+        } else {
+          expect(['awaiting_payment', 'underpaid']).toContain(ctx.order_state);
+        }
+      }),
     );
   });
 
-  it('is idempotent: applying the decided state again yields no action', () => {
+  it('is idempotent: once the kernel applied a decision, the same lookup yields no action', () => {
     const nextState = {
       mark_paid: 'paid',
       hold_underpaid: 'underpaid',
       cancel_expired: 'cancelled',
       hold_late_payment: 'late_payment_review',
     } as const;
+    const resolutionAfter: Record<string, StoredOrder['resolution']> = {
+      mark_paid: 'booked',
+      record_booked: 'booked',
+      hold_late_payment: 'flagged',
+      reject_mismatch: 'flagged',
+      flag_extra_payment: 'flagged',
+    };
     fc.assert(
-      fc.property(
-        statuses,
-        cents,
-        cents,
-        fc.constantFrom(...ORDER_STATES),
-        (status, due, received, state) => {
-          const lookup = lookupWith(status, due, received);
-          const first = decideReconciliation({ ...base.stored, order_state: state }, lookup);
-          if (first.action === 'none' || first.action === 'reject_mismatch') return;
-          const second = decideReconciliation(
-            { ...base.stored, order_state: nextState[first.action] },
-            lookup,
-          );
-          expect(second.action).toBe('none');
-        },
-      ),
+      fc.property(statuses, cents, cents, fc.boolean(), context, (status, due, received, late, ctx) => {
+        const lookup = lookupWith(status, due, received, late);
+        const stored = storedWith(ctx);
+        const first = decideReconciliation(stored, lookup);
+        if (first.action === 'none') return;
+        const applied = first.action === 'record_booked' ? 'mark_paid' : first.action;
+        const second = decideReconciliation(
+          {
+            ...stored,
+            order_state:
+              applied in nextState ? nextState[applied as keyof typeof nextState] : stored.order_state,
+            applied_action: applied,
+            resolution: resolutionAfter[first.action] ?? stored.resolution,
+            payment_booked: stored.payment_booked || applied === 'mark_paid',
+          },
+          lookup,
+        );
+        expect(second.action).toBe('none');
+      }),
     );
   });
 });

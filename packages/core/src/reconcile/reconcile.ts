@@ -12,7 +12,17 @@ export const ORDER_STATES = [
 ] as const;
 export type OrderState = (typeof ORDER_STATES)[number];
 
-/** What the merchant platform stored when the order was placed. */
+/** Order states in which the buyer can still pay. */
+const OPEN_STATES: readonly OrderState[] = ['awaiting_payment', 'underpaid'];
+
+/** The terms of a newer checkout of the same order that asks another amount or currency. */
+export interface ReplacingCheckout {
+  transaction_code: string;
+  fiat_amount: string;
+  fiat_currency: string;
+}
+
+/** What the merchant platform's ledger holds for one checkout and its order. */
 export interface StoredOrder {
   transaction_code: string;
   /** Decimal string, as the order total was sent to the service. */
@@ -23,6 +33,16 @@ export interface StoredOrder {
   wallet_currency: string;
   wallet_network: string;
   order_state: OrderState;
+  /** The last action applied for this checkout; absent or null: none. */
+  applied_action?: ReconcileActionName | null;
+  /** "booked": its payment is booked on the order; "flagged": handed to the owner; absent or null: neither. */
+  resolution?: 'booked' | 'flagged' | null;
+  /** The platform already holds a payment with this transaction code. Default false. */
+  payment_booked?: boolean;
+  /** This is the order's newest checkout. Default true. */
+  newest?: boolean;
+  /** A newer checkout of the order that asks other terms; absent or null: none. */
+  replaced_by?: ReplacingCheckout | null;
 }
 
 /** The lookup fields the decision reads; a full `GET /transaction` `data` object satisfies it. */
@@ -45,30 +65,126 @@ export type MismatchReason = 'transaction_code' | 'fiat_amount' | 'fiat_currency
 /** The action a platform takes for an order, with a note for the merchant's order history. */
 export type ReconcileAction =
   | { action: 'none'; reason: string; note: string }
-  | { action: 'mark_paid'; reason: 'settled' | 'settled_late'; note: string }
+  | {
+      action: 'mark_paid';
+      reason: 'settled' | 'settled_late' | 'settled_while_held' | 'booked_undone';
+      note: string;
+    }
   | { action: 'hold_underpaid'; reason: string; note: string; amount_due_usd: string }
   | { action: 'cancel_expired'; reason: 'expired'; note: string }
-  | { action: 'hold_late_payment'; reason: 'settled_after_cancel'; note: string }
-  | { action: 'reject_mismatch'; reason: MismatchReason; note: string };
+  | { action: 'hold_late_payment'; reason: 'settled_after_cancel' | 'settled_replaced'; note: string }
+  | { action: 'reject_mismatch'; reason: MismatchReason; note: string }
+  | { action: 'flag_extra_payment'; reason: 'extra_payment'; note: string }
+  | { action: 'record_booked'; reason: 'booked_earlier'; note: string };
+
+export type ReconcileActionName = ReconcileAction['action'];
 
 /**
- * Decides what to do with an order given the authoritative transaction lookup (rules 1–4 of
- * docs/plugin-kernel.md, "The decision"). Pure: no I/O, same inputs give the same action. Ports in
+ * Decides what to do with one checkout of an order given the authoritative transaction lookup
+ * (docs/plugin-kernel.md, "The decision"). Pure: no I/O, same inputs give the same action. Ports in
  * other languages follow `vectors/reconcile.json`.
  */
 export function decideReconciliation(stored: StoredOrder, lookup: TransactionLookup): ReconcileAction {
+  const applied = stored.applied_action ?? null;
   const mismatch = findMismatch(stored, lookup);
-  if (mismatch) return mismatch;
+  if (mismatch) return applied === 'reject_mismatch' ? alreadyApplied() : mismatch;
 
   const received = usd(lookup.received_usd);
   const due = usd(lookup.amount_in_usd);
-  const fullyPaid = compareDecimals(received, due) >= 0;
   const state = stored.order_state;
 
-  if (state === 'paid') {
-    return { action: 'none', reason: 'already_paid', note: 'The order is already paid.' };
+  if (stored.resolution === 'booked') return decideBooked(state, lookup.transaction_code);
+  if (state === 'paid') return decidePaidOrder(stored, lookup, received);
+  if (stored.resolution === 'flagged') {
+    // Handed to the owner (a late or replaced payment, an extra one): never changes the order again by itself.
+    return {
+      action: 'none',
+      reason: 'handed_to_owner',
+      note: 'This payment was handed to the shop owner for review.',
+    };
   }
 
+  let decision = decideByStatus(state, lookup, received, due);
+  const replacement = stored.replaced_by ?? null;
+  if (decision.action === 'mark_paid' && replacement) {
+    // Paid in full for what the order asked before it changed: the owner decides.
+    decision = {
+      action: 'hold_late_payment',
+      reason: 'settled_replaced',
+      note: `Crypto Checkout: transaction ${lookup.transaction_code} settled ${received} USD for ${stored.fiat_amount} ${stored.fiat_currency}, but the order was changed since and now asks ${replacement.fiat_amount} ${replacement.fiat_currency} (transaction ${replacement.transaction_code}). Review the payment before fulfilling or refunding.`,
+    };
+  }
+  if (
+    decision.reason === 'already_held' &&
+    state === 'late_payment_review' &&
+    paysTheOrderAsItIsNow(stored, lookup, received, due)
+  ) {
+    // The hold was for another payment (a replaced checkout, a late one); this one pays what the
+    // order asks now, on time: book it. The held payment stays before the owner.
+    decision = {
+      action: 'mark_paid',
+      reason: 'settled_while_held',
+      note: `Crypto Checkout: payment of ${received} USD settled (transaction ${lookup.transaction_code}), the order's current amount in full. The payment held for review earlier is an extra payment: refund or credit the buyer.`,
+    };
+  }
+  if (decision.action !== 'none' && applied === decision.action) return alreadyApplied();
+  return decision;
+}
+
+/**
+ * A checkout whose payment the kernel booked: the ledger is the truth. An order that shows unpaid
+ * again was changed by a save that did not see the payment; it is set back to paid.
+ */
+function decideBooked(state: OrderState, code: string): ReconcileAction {
+  if (state === 'paid') return { action: 'none', reason: 'already_paid', note: 'The order is already paid.' };
+  if (OPEN_STATES.includes(state)) {
+    return {
+      action: 'mark_paid',
+      reason: 'booked_undone',
+      note: `Crypto Checkout: the payment of transaction ${code} was booked, but the order was later saved as unpaid by a change that had not seen the payment. The order is set back to paid.`,
+    };
+  }
+  // Cancelled or held by the merchant after the payment was booked: their decision stands.
+  return {
+    action: 'none',
+    reason: 'already_booked',
+    note: 'The payment is booked; the order was changed since by hand.',
+  };
+}
+
+/**
+ * An order that is paid: through this checkout by a run that was interrupted before it recorded
+ * so, or through another checkout or by hand, which makes money on this one extra.
+ */
+function decidePaidOrder(stored: StoredOrder, lookup: TransactionLookup, received: string): ReconcileAction {
+  const unresolved = (stored.resolution ?? null) === null;
+  if (unresolved && stored.payment_booked === true) {
+    return {
+      action: 'record_booked',
+      reason: 'booked_earlier',
+      note: `Crypto Checkout: the payment of transaction ${lookup.transaction_code} is booked on the order.`,
+    };
+  }
+  const holdsMoney =
+    ['settled', 'underpaid', 'expired'].includes(lookup.status) && compareDecimals(received, '0') > 0;
+  if (unresolved && holdsMoney) {
+    return {
+      action: 'flag_extra_payment',
+      reason: 'extra_payment',
+      note: `Crypto Checkout: transaction ${lookup.transaction_code} received ${received} USD, but the order was already paid (through another transaction or by hand). The payment was not booked: refund or credit the buyer.`,
+    };
+  }
+  return { action: 'none', reason: 'already_paid', note: 'The order is already paid.' };
+}
+
+/** The transaction's status on an order that is not paid. */
+function decideByStatus(
+  state: OrderState,
+  lookup: TransactionLookup,
+  received: string,
+  due: string,
+): ReconcileAction {
+  const fullyPaid = compareDecimals(received, due) >= 0;
   switch (lookup.status) {
     case 'pending':
     case 'processing':
@@ -119,7 +235,37 @@ export function decideReconciliation(stored: StoredOrder, lookup: TransactionLoo
         note: `Crypto Checkout: the checkout ${lookup.transaction_code} expired without payment.`,
       };
     }
+    default:
+      // A status this version does not know is never a reason to change an order.
+      return {
+        action: 'none',
+        reason: 'unknown_status',
+        note: 'The transaction status is not known to this version; nothing was changed.',
+      };
   }
+}
+
+/**
+ * True when the lookup settles, in full and on time, the order's newest checkout, on which nothing
+ * was applied before: what the order asks now has been paid.
+ */
+function paysTheOrderAsItIsNow(
+  stored: StoredOrder,
+  lookup: TransactionLookup,
+  received: string,
+  due: string,
+): boolean {
+  return (
+    (stored.newest ?? true) &&
+    (stored.applied_action ?? null) === null &&
+    lookup.status === 'settled' &&
+    lookup.late !== true &&
+    compareDecimals(received, due) >= 0
+  );
+}
+
+function alreadyApplied(): ReconcileAction {
+  return { action: 'none', reason: 'already_applied', note: 'This decision was applied before.' };
 }
 
 function holdUnderpaid(state: OrderState, received: string, due: string): ReconcileAction {

@@ -75,6 +75,39 @@ final class CheckoutLabels
         return self::say($checkout->isWatched($now) ? 'Watched' : 'No longer watched', $translate);
     }
 
+    /**
+     * One row per checkout for the order screen's panel, newest first, every value plain text (the
+     * platform escapes as it prints): transaction_code, checkout_url, amount, wallet, received,
+     * state, resolution, created, expires, checked.
+     *
+     * @param list<StoredCheckout> $checkouts
+     * @param callable(int): string $formatTime Unix seconds in the shop's date and time format
+     * @param callable(string, array<string, string>): string|null $translate
+     * @return list<array<string, string>>
+     */
+    public static function rows(array $checkouts, int $now, callable $formatTime, ?callable $translate = null): array
+    {
+        $time = static function (?int $unix) use ($formatTime): string {
+            return $unix === null ? '—' : (string) $formatTime($unix);
+        };
+        $rows = [];
+        foreach ($checkouts as $checkout) {
+            $rows[] = [
+                'transaction_code' => $checkout->transactionCode,
+                'checkout_url' => $checkout->checkoutUrl,
+                'amount' => $checkout->fiatAmount . ' ' . $checkout->fiatCurrency,
+                'wallet' => $checkout->walletAddress . ' (' . $checkout->walletCurrency . ', ' . $checkout->walletNetwork . ')',
+                'received' => self::receivedUsd($checkout),
+                'state' => self::state($checkout, $now, $translate),
+                'resolution' => self::resolution($checkout, $now, $translate),
+                'created' => $time($checkout->createdAt),
+                'expires' => $time($checkout->expiresAt),
+                'checked' => $time($checkout->checkedAt),
+            ];
+        }
+        return $rows;
+    }
+
     /** The USD received so far with two decimals ("4.00 USD"), or "—" before the first check. */
     public static function receivedUsd(StoredCheckout $checkout): string
     {

@@ -7,6 +7,7 @@ namespace CryptoCheckout\Client\Kernel;
 use CryptoCheckout\Client\Client;
 use CryptoCheckout\Client\Exception\CryptoCheckoutException;
 use CryptoCheckout\Client\Exception\NoRailAvailableException;
+use CryptoCheckout\Client\Kernel\Ledger\Ledger;
 use CryptoCheckout\Client\Money;
 use CryptoCheckout\Client\Support\Text;
 
@@ -30,16 +31,18 @@ final class CheckoutOpener
     /** How long a second press waits for the first one's checkout. */
     public const CLAIM_WAIT_SECONDS = 8;
 
-    private OrderPort $port;
+    private OrderPort $orders;
+    private Ledger $ledger;
     private Runner $runner;
     /** @var callable(string): Client */
     private $clientFor;
     private Clock $clock;
 
     /** @param callable(string): Client $clientFor */
-    public function __construct(OrderPort $port, Runner $runner, callable $clientFor, ?Clock $clock = null)
+    public function __construct(OrderPort $orders, Ledger $ledger, Runner $runner, callable $clientFor, ?Clock $clock = null)
     {
-        $this->port = $port;
+        $this->orders = $orders;
+        $this->ledger = $ledger;
         $this->runner = $runner;
         $this->clientFor = $clientFor;
         $this->clock = $clock ?? new SystemClock();
@@ -48,7 +51,9 @@ final class CheckoutOpener
     /**
      * @param array{fiat_amount: string, fiat_currency: string, external_reference: string, service_url: string,
      *     wallet_address: string, wallet_currency: string, wallet_network: string,
-     *     webhook_url?: string, success_url?: string, cancel_url?: string} $terms
+     *     webhook_url?: string, success_url?: string, cancel_url?: string,
+     *     order_amount?: string, order_currency?: string} $terms order_amount/order_currency: what a
+     *     payment books on the order when it differs from the checkout's amount (StoredCheckout)
      * @return array{result: string, checkout: StoredCheckout|null}
      * @throws NoRailAvailableException when no rail of the service takes the amount (nothing is created)
      * @throws CryptoCheckoutException when the service cannot be reached or refuses the checkout
@@ -58,16 +63,16 @@ final class CheckoutOpener
         $terms['fiat_amount'] = Money::normalizeFiatAmount((string) $terms['fiat_amount'], (string) $terms['fiat_currency']);
         // Bring the order up to date first: a checkout of it may have been paid meanwhile.
         $this->runner->run($orderId, 'return', null, self::CLAIM_WAIT_SECONDS);
-        if ($this->port->orderState($orderId) === OrderState::PAID) {
+        if ($this->orders->orderState($orderId, $this->ledger->recordedState($orderId)) === OrderState::PAID) {
             return ['result' => self::RESULT_PAID, 'checkout' => null];
         }
 
-        $claim = $this->claim($orderId);
+        $claim = $this->ledger->claimWaiting($orderId, 'open_checkout', '-', self::CLAIM_WAIT_SECONDS, $this->clock);
         if ($claim === null) {
             return ['result' => self::RESULT_BUSY, 'checkout' => null];
         }
         try {
-            $newest = $this->port->checkouts($orderId)[0] ?? null;
+            $newest = $this->ledger->checkouts($orderId)[0] ?? null;
             if ($newest !== null && $this->describesOrder($newest, $terms)) {
                 if ($newest->isPayable($this->clock->now())) {
                     return ['result' => self::RESULT_REUSED, 'checkout' => $newest];
@@ -79,7 +84,7 @@ final class CheckoutOpener
             $created = $this->create($orderId, $terms);
             return ['result' => self::RESULT_CREATED, 'checkout' => $created];
         } finally {
-            $this->port->swapClaim($orderId, $claim, null);
+            $this->ledger->release($claim);
         }
     }
 
@@ -106,8 +111,8 @@ final class CheckoutOpener
         RailAvailability::assertPayable($client->getPaymentOptions($terms['fiat_amount'], $terms['fiat_currency']), $terms['fiat_amount'], $terms['fiat_currency']);
         $created = $client->createCheckout($request);
         $checkout = StoredCheckout::fromCreated($created, $terms, $this->clock->now());
-        $this->port->addCheckout($orderId, $checkout);
-        $this->port->log('info', sprintf('Checkout %s created for %s %s.', $checkout->transactionCode, $checkout->fiatAmount, $checkout->fiatCurrency), ['order' => $orderId, 'transaction' => $checkout->transactionCode]);
+        $this->ledger->add($orderId, $checkout);
+        $this->orders->log('info', sprintf('Checkout %s created for %s %s.', $checkout->transactionCode, $checkout->fiatAmount, $checkout->fiatCurrency), ['order' => $orderId, 'transaction' => $checkout->transactionCode]);
         return $checkout;
     }
 
@@ -120,22 +125,5 @@ final class CheckoutOpener
             && $checkout->walletCurrency === $terms['wallet_currency']
             && $checkout->walletNetwork === $terms['wallet_network']
             && rtrim($checkout->serviceUrl, '/') === rtrim($terms['service_url'], '/');
-    }
-
-    /** The order's claim marker once this request holds it, or null when another request keeps it. */
-    private function claim(string $orderId): ?string
-    {
-        $deadline = $this->clock->now() + self::CLAIM_WAIT_SECONDS;
-        do {
-            $held = $this->port->readClaim($orderId);
-            if ($held === null || Claim::isExpired($held, $this->clock->now())) {
-                $mine = Claim::create('open_checkout', '-', $this->clock->now())->marker();
-                if ($this->port->swapClaim($orderId, $held, $mine)) {
-                    return $mine;
-                }
-            }
-            $this->clock->sleep(250000);
-        } while ($this->clock->now() < $deadline);
-        return null;
     }
 }

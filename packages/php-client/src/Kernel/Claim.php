@@ -5,53 +5,37 @@ declare(strict_types=1);
 namespace CryptoCheckout\Client\Kernel;
 
 /**
- * The marker a run writes on an order before it changes the order, and removes when it is done:
- * "action|transaction code|claimed at|token". Writing it is a compare-and-swap
- * (OrderPort::swapClaim()), so one run at a time changes an order. A marker older than the lease
- * belongs to a run that died mid-way; the next run takes it over and completes the work.
+ * A run's hold on an order while it changes the order: a random token and a lease end, written on
+ * the order's ledger row by compare-and-swap (Ledger::claim()), so one run at a time changes an
+ * order. A lease that ended belongs to a run that died mid-way; the next run takes it over and
+ * decides again on what the order is now, which completes the work.
  */
 final class Claim
 {
-    /** Longer than any run takes (one lookup of at most 5 s, then a few writes). */
+    /** Longer than any run holds it (a few writes; lookups happen before the claim is taken). */
     public const LEASE_SECONDS = 60;
 
+    public string $orderId;
+    public string $token;
+    /** What the run is doing (a Decision action, "run" or "open_checkout"), for the log. */
     public string $action;
     public string $transactionCode;
-    public int $claimedAt;
-    public string $token;
+    /** Unix seconds: the lease ends then. */
+    public int $until;
+    /** "action code" of the dead run's claim this one took over, or null. */
+    public ?string $tookOver = null;
 
-    private function __construct(string $action, string $transactionCode, int $claimedAt, string $token)
+    public function __construct(string $orderId, string $token, string $action, string $transactionCode, int $until)
     {
+        $this->orderId = $orderId;
+        $this->token = $token;
         $this->action = $action;
         $this->transactionCode = $transactionCode;
-        $this->claimedAt = $claimedAt;
-        $this->token = $token;
+        $this->until = $until;
     }
 
-    public static function create(string $action, string $transactionCode, int $now): self
+    public static function create(string $orderId, string $action, string $transactionCode, int $now): self
     {
-        return new self($action, $transactionCode, $now, bin2hex(random_bytes(6)));
-    }
-
-    /** A stored marker, or null when it is not one (an unreadable marker counts as expired). */
-    public static function parse(string $marker): ?self
-    {
-        $parts = explode('|', $marker);
-        if (count($parts) !== 4 || !ctype_digit($parts[2])) {
-            return null;
-        }
-        return new self($parts[0], $parts[1], (int) $parts[2], $parts[3]);
-    }
-
-    /** True when the run that wrote $marker may be presumed dead. */
-    public static function isExpired(string $marker, int $now): bool
-    {
-        $claim = self::parse($marker);
-        return $claim === null || $claim->claimedAt + self::LEASE_SECONDS <= $now;
-    }
-
-    public function marker(): string
-    {
-        return implode('|', [$this->action, $this->transactionCode, (string) $this->claimedAt, $this->token]);
+        return new self($orderId, bin2hex(random_bytes(8)), $action, $transactionCode, $now + self::LEASE_SECONDS);
     }
 }

@@ -5,9 +5,8 @@ declare(strict_types=1);
 namespace CryptoCheckout\Client\Kernel;
 
 /**
- * What the kernel will do to an order for one checkout: the Reconciler's decision, plus the two
- * the kernel adds around it (a payment on an order already paid through another checkout, and
- * finishing a payment an interrupted run had already booked), with the lookup it was taken on.
+ * What the kernel will do to an order for one checkout: the Reconciler's decision, with the
+ * checkout and the lookup it was taken on.
  */
 final class Decision
 {
@@ -24,7 +23,7 @@ final class Decision
 
     /** @var string one of the constants above */
     public string $action;
-    /** @var string a stable code (the Reconciler's reasons, already_applied, extra_payment, booked_earlier) */
+    /** @var string a stable code (the Reconciler's reasons) */
     public string $reason;
     /** A sentence for the order's history, in English (platforms may translate by reason). */
     public string $note;
@@ -46,6 +45,21 @@ final class Decision
         $this->lookup = $lookup;
         $this->orderState = $orderState;
         $this->amountDueUsd = $amountDueUsd;
+    }
+
+    /**
+     * @param array{action: string, reason: string, note: string, amount_due_usd?: string} $decided Reconciler::decide()
+     * @param array<string, mixed> $lookup
+     */
+    public static function fromReconciler(array $decided, StoredCheckout $checkout, array $lookup, string $orderState): self
+    {
+        return new self($decided['action'], $decided['reason'], $decided['note'], $checkout, $lookup, $orderState, $decided['amount_due_usd'] ?? null);
+    }
+
+    /** "action|reason": what a notice to the owner is about, so each is given once. */
+    public function noticeKey(): string
+    {
+        return $this->action . '|' . $this->reason;
     }
 
     /** True when nothing is to be changed. */

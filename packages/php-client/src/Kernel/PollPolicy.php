@@ -6,27 +6,32 @@ namespace CryptoCheckout\Client\Kernel;
 
 /**
  * Which checkouts the scheduled poll looks at, and in which order. Webhooks are sent once, so the
- * poll is what finds a payment whose webhook was lost, including a late one.
+ * poll is what finds a payment whose webhook was lost, including a late one. The plugins run the
+ * poll every five minutes (WooCommerce's Action Scheduler, PrestaShop's cron URL, WHMCS's cron);
+ * a checkout that is due is looked at by the next poll.
  *
- * Due: not resolved (payment booked, or handed to the owner), still inside its watch window
- * (expiry + the service's 24 h late window + a margin; StoredCheckout::watchDeadline()), whatever
- * the order's state — a cancelled order can still receive a late payment, and a replaced checkout
- * can still be paid — and not checked recently: once a minute while the checkout can be paid,
- * every ten minutes in the late window.
+ * Due, for a checkout still inside its watch window (expiry + the service's 24 h late window + a
+ * margin; StoredCheckout::watchDeadline()), whatever the order's state — a cancelled order can
+ * still receive a late payment, and a replaced checkout can still be paid:
+ * - never checked;
+ * - while it can be paid: not checked in the last minute;
+ * - its expiry passed since the last check: at once, so an expired order is cancelled and its
+ *   stock freed by the first poll after the expiry;
+ * - in the late window: not checked in the last ten minutes;
+ * - its payment booked but not yet seen on the order by a later run: not checked in the last
+ *   minute (a save that did not see the payment is repaired; Reconciler "booked_undone").
+ * Resolved otherwise (handed to the owner, or booked and seen), it is not looked at again.
  *
  * Order: never-checked first, then the least recently checked, newest first among equals. Every
  * due checkout is reached within (due / batch) runs, however many old ones there are: the filter
- * is part of the query, never applied after a LIMIT.
- *
- * A port with SQL storage implements dueCheckouts() as:
- *   WHERE resolution IS NULL AND watch_until >= :now
- *     AND (checked_at IS NULL OR checked_at <= :late_checked_before
- *          OR (checked_at <= :open_checked_before AND (expires_at IS NULL OR expires_at > :now)))
- *   ORDER BY checked_at IS NOT NULL, checked_at ASC, created_at DESC LIMIT :batch
- * and may return a few more than are due: the Runner checks isDue() again.
+ * is part of the ledger's query (Ledger::due()), never applied after a LIMIT. select() is the same
+ * rule over checkouts in memory, the reference the query is tested against.
  */
 final class PollPolicy
 {
+    /** How often the plugins run the poll (their schedules and READMEs say the same). */
+    public const INTERVAL_SECONDS = 300;
+
     public int $batchSize;
     public int $openRecheckSeconds;
     public int $lateRecheckSeconds;
@@ -43,13 +48,17 @@ final class PollPolicy
 
     public function isDue(StoredCheckout $checkout, int $now): bool
     {
-        return $checkout->isWatched($now) && $this->dueAt($checkout, $now) <= $now;
+        if ($checkout->watchUntil < $now) {
+            return false;
+        }
+        if ($checkout->resolution === StoredCheckout::RESOLUTION_BOOKED) {
+            return $checkout->confirmedAt === null && $checkout->checkedAt !== null && $checkout->checkedAt <= $this->openCheckedBefore($now);
+        }
+        return $checkout->resolution === null && $this->dueAt($checkout, $now) <= $now;
     }
 
     /**
-     * When the checkout is next due (Unix seconds; 0 when it was never checked), for ports that
-     * keep a "next due" index instead of querying the rule. Whether it is still watched then is
-     * the caller's question (StoredCheckout::isWatched()).
+     * When a watched checkout is next due (Unix seconds; 0 when it was never checked).
      */
     public function dueAt(StoredCheckout $checkout, int $now): int
     {
@@ -57,11 +66,15 @@ final class PollPolicy
             return 0;
         }
         $whileOpen = $checkout->checkedAt + $this->openRecheckSeconds;
-        if ($checkout->expiresAt === null || ($whileOpen < $checkout->expiresAt && $now < $checkout->expiresAt)) {
+        $late = $checkout->checkedAt + $this->lateRecheckSeconds;
+        if ($checkout->expiresAt === null) {
             return $whileOpen;
         }
-        // Past expiry the late-window interval applies, and never before the expiry itself.
-        return max($checkout->checkedAt + $this->lateRecheckSeconds, $checkout->expiresAt);
+        if ($checkout->checkedAt < $checkout->expiresAt) {
+            // Checked while it could be paid: again a minute later, and at the latest at the expiry.
+            return min($whileOpen, $checkout->expiresAt);
+        }
+        return $late;
     }
 
     /** Checked at or before this, a checkout that can still be paid is due. */
@@ -77,8 +90,7 @@ final class PollPolicy
     }
 
     /**
-     * The due checkouts among $entries in poll order, at most batchSize: for ports that keep
-     * checkouts without a query language, and the reference every SQL port is tested against.
+     * The due checkouts among $entries in poll order, at most batchSize.
      *
      * @param iterable<array{0: string, 1: StoredCheckout}> $entries [order id, checkout]
      * @return list<array{0: string, 1: string}> [order id, transaction code]
@@ -110,6 +122,6 @@ final class PollPolicy
         if ($a->checkedAt !== $b->checkedAt) {
             return $a->checkedAt <=> $b->checkedAt;
         }
-        return $b->createdAt <=> $a->createdAt;
+        return [$b->createdAt, $b->ordinal] <=> [$a->createdAt, $a->ordinal];
     }
 }

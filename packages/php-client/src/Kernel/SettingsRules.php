@@ -32,6 +32,24 @@ final class SettingsRules
 
     public const FIELDS = [self::SERVICE_URL, self::NETWORK, self::ASSET, self::WALLET];
 
+    /** How the buyer reaches the payment page: the one set of names every plugin stores. */
+    public const DISPLAY_MODE = 'display_mode';
+    public const DISPLAY_REDIRECT = 'redirect';
+    /** The payment page in a window over the shop (docs/embed-protocol.md). */
+    public const DISPLAY_MODAL = 'modal';
+    public const DISPLAY_MODES = [self::DISPLAY_REDIRECT, self::DISPLAY_MODAL];
+    /** Names earlier plugin versions stored, read as today's. */
+    private const DISPLAY_ALIASES = ['embedded' => self::DISPLAY_MODAL];
+
+    /** What a new installation starts with, on every platform. */
+    public const DEFAULTS = [
+        self::SERVICE_URL => '',
+        self::NETWORK => Networks::DEFAULT_SETTLEMENT['crypto_currency_network'],
+        self::ASSET => Networks::DEFAULT_SETTLEMENT['crypto_currency'],
+        self::WALLET => '',
+        self::DISPLAY_MODE => self::DISPLAY_REDIRECT,
+    ];
+
     public const MAX_URL_LENGTH = 2048;
 
     private function __construct()
@@ -39,8 +57,9 @@ final class SettingsRules
     }
 
     /**
-     * Checks all four settings together. Values may be saved only when errors is empty; values
-     * holds the cleaned input either way, to show the form again.
+     * Checks all four settings together, and the display mode when the input has one. Values may
+     * be saved only when errors is empty; values holds the cleaned input either way, to show the
+     * form again.
      *
      * @param array<string, mixed> $input by field key
      * @param callable(string, array<string, string>): string|null $translate
@@ -75,6 +94,14 @@ final class SettingsRules
                 } catch (SettingsException $exception) {
                     $errors[$field] = $exception->getMessage();
                 }
+            }
+        }
+        if (array_key_exists(self::DISPLAY_MODE, $input)) {
+            try {
+                $values[self::DISPLAY_MODE] = self::displayMode($input[self::DISPLAY_MODE], $translate);
+            } catch (SettingsException $exception) {
+                $values[self::DISPLAY_MODE] = self::text($input[self::DISPLAY_MODE]);
+                $errors[self::DISPLAY_MODE] = $exception->getMessage();
             }
         }
         return ['values' => $values, 'errors' => $errors];
@@ -159,6 +186,28 @@ final class SettingsRules
             ));
         }
         return (string) $check['address'];
+    }
+
+    /**
+     * The display mode, one of DISPLAY_MODES (an earlier version's "embedded" is "modal"); blank is
+     * the default.
+     *
+     * @param mixed $value
+     * @param callable(string, array<string, string>): string|null $translate
+     * @throws SettingsException
+     */
+    public static function displayMode($value, ?callable $translate = null): string
+    {
+        $mode = strtolower(self::text($value));
+        $mode = self::DISPLAY_ALIASES[$mode] ?? ($mode === '' ? self::DEFAULTS[self::DISPLAY_MODE] : $mode);
+        if (!in_array($mode, self::DISPLAY_MODES, true)) {
+            throw new SettingsException(self::DISPLAY_MODE, self::say(
+                $translate,
+                'Checkout display: choose "%redirect%" (the payment page) or "%modal%" (a window over the shop).',
+                ['%redirect%' => self::DISPLAY_REDIRECT, '%modal%' => self::DISPLAY_MODAL]
+            ));
+        }
+        return $mode;
     }
 
     /**

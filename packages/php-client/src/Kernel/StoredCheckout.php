@@ -7,12 +7,10 @@ namespace CryptoCheckout\Client\Kernel;
 use CryptoCheckout\Client\Money;
 
 /**
- * One checkout created for an order, as the plugin keeps it: the terms it was created with (what
- * every lookup must match), and the kernel's progress on it. An order keeps every checkout it ever
- * had: a replaced checkout stays payable at the service until it expires, so it is watched too.
- *
- * Two groups of fields are written separately (OrderPort::recordCheck() and recordApplied()), so a
- * lookup recorded by one request never overwrites what another request applied.
+ * One checkout created for an order, as the kernel's ledger keeps it (Ledger\Ledger): the terms it
+ * was created with (what every lookup must match), and the kernel's progress on it. An order keeps
+ * every checkout it ever had: a replaced checkout stays payable at the service until it expires, so
+ * it is watched too. Only the Runner writes the progress, under the order's claim.
  */
 final class StoredCheckout
 {
@@ -40,10 +38,19 @@ final class StoredCheckout
     public string $walletAddress = '';
     public string $walletCurrency = '';
     public string $walletNetwork = '';
+    /**
+     * What a payment books on the order when the platform's amount differs from the checkout's
+     * (WHMCS "Convert To For Processing"): decimal string and ISO 4217 code, or null for the
+     * checkout's own fiat amount and currency.
+     */
+    public ?string $orderAmount = null;
+    public ?string $orderCurrency = null;
     /** Unix seconds. */
     public int $createdAt = 0;
+    /** 1 for the order's first checkout, 2 for the next…: orders checkouts created in the same second. */
+    public int $ordinal = 0;
 
-    // Check fields: what the last lookup said (recordCheck()).
+    // Check fields: what the last lookup said.
     /** Unix seconds, or null when the service gave none. */
     public ?int $expiresAt = null;
     /** Unix seconds: the poll looks at this checkout until then. */
@@ -55,17 +62,24 @@ final class StoredCheckout
     /** received_usd of the last successful lookup (decimal string), or null. */
     public ?string $receivedUsd = null;
 
-    // Applied fields: what the kernel did (recordApplied()).
+    // Applied fields: what the kernel did.
     /** The last action applied for this checkout (Decision::*), or null. */
     public ?string $appliedAction = null;
     /** null while the checkout is watched; RESOLUTION_BOOKED or RESOLUTION_FLAGGED when it is done. */
     public ?string $resolution = null;
+    /** "action|reason" of the last notice given to the owner about this checkout, so each is given once. */
+    public ?string $notified = null;
+    /**
+     * Unix seconds when a later run saw the order paid after this checkout's payment was booked.
+     * Until then the poll looks again, so a save that undid the booking is repaired (PollPolicy).
+     */
+    public ?int $confirmedAt = null;
 
     /**
      * The checkout the service just created, with the terms it was created with.
      *
      * @param array<string, mixed> $created the data of POST /checkout
-     * @param array{fiat_amount: string, fiat_currency: string, wallet_address: string, wallet_currency: string, wallet_network: string, service_url: string} $terms
+     * @param array{fiat_amount: string, fiat_currency: string, wallet_address: string, wallet_currency: string, wallet_network: string, service_url: string, order_amount?: string, order_currency?: string} $terms
      */
     public static function fromCreated(array $created, array $terms, int $now): self
     {
@@ -78,6 +92,10 @@ final class StoredCheckout
         $checkout->walletAddress = (string) $terms['wallet_address'];
         $checkout->walletCurrency = (string) $terms['wallet_currency'];
         $checkout->walletNetwork = (string) $terms['wallet_network'];
+        if (isset($terms['order_amount'], $terms['order_currency']) && $terms['order_amount'] !== '') {
+            $checkout->orderAmount = (string) $terms['order_amount'];
+            $checkout->orderCurrency = (string) $terms['order_currency'];
+        }
         $checkout->createdAt = $now;
         $checkout->expiresAt = self::parseTime($created['expires_at'] ?? null) ?? $now + self::DEFAULT_EXPIRY_SECONDS;
         $checkout->watchUntil = self::watchDeadline($checkout->expiresAt);
@@ -86,8 +104,8 @@ final class StoredCheckout
     }
 
     /**
-     * A checkout from what a plugin stored (snake_case keys, as toArray() wrote them). Times may be
-     * Unix seconds or any text strtotime() reads as UTC ("2026-11-01 10:00:00").
+     * A checkout from a ledger row or any stored record (snake_case keys, as toArray() writes them).
+     * Times may be Unix seconds or any text strtotime() reads as UTC ("2026-11-01 10:00:00").
      *
      * @param array<string, mixed>|object $row
      */
@@ -103,7 +121,10 @@ final class StoredCheckout
         $checkout->walletAddress = (string) ($row['wallet_address'] ?? '');
         $checkout->walletCurrency = (string) ($row['wallet_currency'] ?? '');
         $checkout->walletNetwork = (string) ($row['wallet_network'] ?? '');
+        $checkout->orderAmount = self::optionalText($row['order_amount'] ?? null);
+        $checkout->orderCurrency = self::optionalText($row['order_currency'] ?? null);
         $checkout->createdAt = self::parseTime($row['created_at'] ?? null) ?? 0;
+        $checkout->ordinal = (int) ($row['ordinal'] ?? 0);
         $checkout->expiresAt = self::parseTime($row['expires_at'] ?? null);
         $watchUntil = self::parseTime($row['watch_until'] ?? null);
         $checkout->watchUntil = $watchUntil ?? self::watchDeadline($checkout->expiresAt ?? $checkout->createdAt + self::DEFAULT_EXPIRY_SECONDS);
@@ -112,6 +133,8 @@ final class StoredCheckout
         $checkout->receivedUsd = self::optionalText($row['received_usd'] ?? null);
         $checkout->appliedAction = self::optionalText($row['applied_action'] ?? null);
         $checkout->resolution = self::optionalText($row['resolution'] ?? null);
+        $checkout->notified = self::optionalText($row['notified'] ?? null);
+        $checkout->confirmedAt = self::parseTime($row['confirmed_at'] ?? null);
         return $checkout;
     }
 
@@ -127,7 +150,10 @@ final class StoredCheckout
             'wallet_address' => $this->walletAddress,
             'wallet_currency' => $this->walletCurrency,
             'wallet_network' => $this->walletNetwork,
+            'order_amount' => $this->orderAmount,
+            'order_currency' => $this->orderCurrency,
             'created_at' => $this->createdAt,
+            'ordinal' => $this->ordinal,
             'expires_at' => $this->expiresAt,
             'watch_until' => $this->watchUntil,
             'checked_at' => $this->checkedAt,
@@ -135,6 +161,8 @@ final class StoredCheckout
             'received_usd' => $this->receivedUsd,
             'applied_action' => $this->appliedAction,
             'resolution' => $this->resolution,
+            'notified' => $this->notified,
+            'confirmed_at' => $this->confirmedAt,
         ];
     }
 
@@ -158,20 +186,6 @@ final class StoredCheckout
             $this->expiresAt = $expiresAt;
             $this->watchUntil = self::watchDeadline($expiresAt);
         }
-    }
-
-    /** The Reconciler's view of this checkout on an order in $orderState. @return array<string, string> */
-    public function reconcilerInput(string $orderState): array
-    {
-        return [
-            'transaction_code' => $this->transactionCode,
-            'fiat_amount' => $this->fiatAmount,
-            'fiat_currency' => $this->fiatCurrency,
-            'wallet_address' => $this->walletAddress,
-            'wallet_currency' => $this->walletCurrency,
-            'wallet_network' => $this->walletNetwork,
-            'order_state' => $orderState,
-        ];
     }
 
     /** True while the buyer can still pay into this checkout, as far as the last lookup knows. */

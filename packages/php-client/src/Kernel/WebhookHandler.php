@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace CryptoCheckout\Client\Kernel;
 
 use CryptoCheckout\Client\Exception\InvalidWebhookException;
+use CryptoCheckout\Client\Kernel\Ledger\Ledger;
 use CryptoCheckout\Client\WebhookParser;
 
 /**
@@ -27,12 +28,14 @@ final class WebhookHandler
     /** How long a webhook waits for another request that holds the order. */
     public const CLAIM_WAIT_SECONDS = 2;
 
-    private OrderPort $port;
+    private OrderPort $orders;
+    private Ledger $ledger;
     private Runner $runner;
 
-    public function __construct(OrderPort $port, Runner $runner)
+    public function __construct(OrderPort $orders, Ledger $ledger, Runner $runner)
     {
-        $this->port = $port;
+        $this->orders = $orders;
+        $this->ledger = $ledger;
         $this->runner = $runner;
     }
 
@@ -52,15 +55,15 @@ final class WebhookHandler
         try {
             $hint = WebhookParser::parse($rawBody);
         } catch (InvalidWebhookException $exception) {
-            $this->port->log('warning', 'Webhook refused: ' . $exception->getMessage());
+            $this->orders->log('warning', 'Webhook refused: ' . $exception->getMessage());
             $field = $exception->getField();
             return self::unverified(HttpReply::error(400, 'invalid_request', $exception->getMessage(), $field === '' ? 'body' : $field));
         }
 
         $code = strtolower((string) $hint['transaction_code']);
-        $orderId = $this->port->findOrderByTransactionCode($code);
+        $orderId = $this->ledger->orderOf($code);
         if ($orderId === null) {
-            $this->port->log('warning', 'Webhook for a transaction no order of this shop holds; ignored.', ['transaction' => $code, 'reference' => (string) $hint['external_reference']]);
+            $this->orders->log('warning', 'Webhook for a transaction no order of this shop holds; ignored.', ['transaction' => $code, 'reference' => (string) $hint['external_reference']]);
             return self::unverified(HttpReply::success(['result' => 'ignored']));
         }
 

@@ -15,7 +15,8 @@ use CryptoCheckout\Client\Kernel\PollPolicy;
  * Events: {"do":"open","order":"1","amount":"25.00"} · {"do":"pay","order":"1","usd":"27.00","status":"settled"}
  * (pays the order's newest checkout) · {"do":"expire","order":"1"} · {"do":"webhook","order":"1"} ·
  * {"do":"poll"} · {"do":"return","order":"1"} · {"do":"cancel_by_hand","order":"1"} · {"do":"wait","seconds":60} (then a scheduled poll) ·
- * {"do":"down"} / {"do":"up"} · {"do":"crash_at","call":3} (the next run dies before its 3rd port call).
+ * {"do":"down"} / {"do":"up"} · {"do":"crash_at","call":3} (the request dies before its 3rd step: a
+ * platform call or an SQL statement).
  */
 final class Scenario
 {
@@ -35,10 +36,10 @@ final class Scenario
             try {
                 switch ($event['do']) {
                     case 'open':
-                        if (!isset($world->port->orders[$order])) {
-                            $world->port->addOrder($order);
+                        if (!isset($world->orders->orders[$order])) {
+                            $world->orders->addOrder($order);
                         }
-                        $outcomes[] = 'open:' . $world->opener->open($order, $world->terms($order, (string) ($event['amount'] ?? '25.00')))['result'];
+                        $outcomes[] = 'open:' . $world->kernel->open($order, $world->terms($order, (string) ($event['amount'] ?? '25.00')))['result'];
                         break;
                     case 'pay':
                         $code = self::newestCode($world, $order);
@@ -63,28 +64,28 @@ final class Scenario
                     case 'webhook':
                         $code = self::newestCode($world, $order);
                         if ($code !== null) {
-                            $outcomes[] = 'webhook:' . $world->webhooks->handle('POST', $world->webhookBody($code))['reply']->status;
+                            $outcomes[] = 'webhook:' . $world->webhook($code)['reply']->status;
                         }
                         break;
                     case 'poll':
-                        foreach ($world->runner->poll(new PollPolicy()) as $outcome) {
+                        foreach ($world->kernel->poll(new PollPolicy()) as $outcome) {
                             $outcomes[] = 'poll:' . $outcome->result;
                         }
                         break;
                     case 'return':
-                        if (isset($world->port->orders[$order])) {
-                            $outcomes[] = 'return:' . $world->runner->run($order, 'return')->result;
+                        if (isset($world->orders->orders[$order])) {
+                            $outcomes[] = 'return:' . $world->kernel->check($order, 'return', 0)->result;
                         }
                         break;
                     case 'cancel_by_hand':
-                        if (isset($world->port->orders[$order]) && $world->port->orders[$order]['state'] !== 'paid') {
-                            $world->port->orders[$order]['state'] = 'cancelled';
+                        if (isset($world->orders->orders[$order]) && $world->orders->orders[$order]['status'] !== 'paid') {
+                            $world->orders->setStatus($order, 'cancelled');
                         }
                         break;
                     case 'wait':
                         // Time passes and the shop's scheduled poll runs, as cron does.
                         $world->clock->now += (int) $event['seconds'];
-                        foreach ($world->runner->poll(new PollPolicy()) as $outcome) {
+                        foreach ($world->kernel->poll(new PollPolicy()) as $outcome) {
                             $outcomes[] = 'poll:' . $outcome->result;
                         }
                         break;
@@ -95,12 +96,13 @@ final class Scenario
                         $world->service->down = false;
                         break;
                     case 'crash_at':
-                        $world->port->crashAtCall = count($world->port->calls) + (int) $event['call'];
+                        $world->steps->crashAt = $world->steps->count() + (int) $event['call'];
                         break;
                 }
             } catch (SimulatedCrash $crash) {
                 $crashes++;
                 $outcomes[] = 'crash';
+                $world->steps->revive();
             } catch (CryptoCheckoutException $unavailable) {
                 // Opening a checkout while the service is down: the shop shows an error.
                 $outcomes[] = 'error';
@@ -109,25 +111,22 @@ final class Scenario
         // Afterwards the service stays up and time passes beyond every claim's lease: two polls
         // must leave nothing half done.
         $world->service->down = false;
-        $world->port->crashAtCall = 0;
+        $world->steps->crashAt = 0;
         for ($round = 0; $round < 2; $round++) {
             $world->clock->now += Claim::LEASE_SECONDS + 600;
-            foreach ($world->runner->poll(new PollPolicy(500)) as $outcome) {
+            foreach ($world->kernel->poll(new PollPolicy(500)) as $outcome) {
                 $outcomes[] = 'final:' . $outcome->result;
             }
         }
-        // And each buyer comes back once: a claim left by a run that died after its work was done
-        // (nothing left to watch) is cleared by the next run on that order.
-        foreach (array_keys($world->port->orders) as $id) {
-            $outcomes[] = 'final:' . $world->runner->run((string) $id, 'return')->result;
-        }
         $orders = [];
-        foreach ($world->port->orders as $id => $data) {
+        foreach ($world->orders->orders as $id => $data) {
             $orders[(string) $id] = [
-                'state' => $data['state'],
+                'state' => $world->state((string) $id),
                 'payments' => $data['payments'],
-                'codes' => array_keys($data['checkouts']),
-                'claim' => $data['claim'],
+                'codes' => array_map(static function ($checkout): string {
+                    return $checkout->transactionCode;
+                }, $world->ledger->checkouts((string) $id)),
+                'claimed' => $world->ledger->isClaimed((string) $id, $world->clock->now),
                 'owner_notes' => count(array_filter($data['notes'], static function (string $note): bool {
                     return strpos($note, 'owner: ') === 0;
                 })),
@@ -138,10 +137,10 @@ final class Scenario
 
     private static function newestCode(World $world, string $order): ?string
     {
-        if (!isset($world->port->orders[$order])) {
+        if (!isset($world->orders->orders[$order])) {
             return null;
         }
-        $checkouts = $world->port->checkouts($order);
+        $checkouts = $world->ledger->checkouts($order);
         return $checkouts === [] ? null : $checkouts[0]->transactionCode;
     }
 }

@@ -4,56 +4,53 @@ declare(strict_types=1);
 
 namespace CryptoCheckout\KernelTest;
 
-use CryptoCheckout\Client\Client;
-use CryptoCheckout\Client\Kernel\CheckoutOpener;
+use CryptoCheckout\Client\Kernel\Kernel;
+use CryptoCheckout\Client\Kernel\Ledger\Ledger;
 use CryptoCheckout\Client\Kernel\OrderState;
-use CryptoCheckout\Client\Kernel\Runner;
 use CryptoCheckout\Client\Kernel\StoredCheckout;
-use CryptoCheckout\Client\Kernel\WebhookHandler;
 
-/** One shop: the in-memory platform, the scripted service, a clock and the kernel wired over them. */
+/**
+ * One shop: the in-memory platform, the kernel's ledger on a real database (SQLite in-process, or
+ * MariaDB through $sql), the scripted service, a clock, and the Kernel assembled over them.
+ */
 final class World
 {
     public const WALLET = '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359';
     public const SERVICE = 'https://pay.example.com';
 
-    public MemoryOrderPort $port;
+    public Steps $steps;
+    public MemoryOrders $orders;
+    public PdoSqlPort $sql;
+    public Ledger $ledger;
     public ScriptedService $service;
     public FakeClock $clock;
-    public Runner $runner;
-    public CheckoutOpener $opener;
-    public WebhookHandler $webhooks;
+    public Kernel $kernel;
 
-    public function __construct()
+    public function __construct(?PdoSqlPort $sql = null)
     {
-        $this->port = new MemoryOrderPort();
+        $this->steps = new Steps();
+        $this->orders = new MemoryOrders($this->steps);
+        $this->sql = $sql ?? PdoSqlPort::sqlite($this->steps);
         $this->clock = new FakeClock();
         $this->service = new ScriptedService($this->clock);
-        $service = $this->service;
-        $clientFor = static function (string $serviceUrl) use ($service): Client {
-            return Client::forServiceOrigin($serviceUrl, $service, Runner::LOOKUP_TIMEOUT_SECONDS);
-        };
-        $this->runner = new Runner($this->port, $clientFor, $this->clock);
-        $this->opener = new CheckoutOpener($this->port, $this->runner, $clientFor, $this->clock);
-        $this->webhooks = new WebhookHandler($this->port, $this->runner);
+        $this->kernel = $this->newKernel();
+        $this->ledger = $this->kernel->ledger();
+        $this->ledger->install();
     }
 
-    /** A fresh runner over the same platform and service, as a second PHP request would have. */
-    public function secondRunner(): Runner
+    /** Another kernel over the same platform, database and service, as a second PHP request has. */
+    public function newKernel(): Kernel
     {
-        $service = $this->service;
-        return new Runner($this->port, static function (string $serviceUrl) use ($service): Client {
-            return Client::forServiceOrigin($serviceUrl, $service, Runner::LOOKUP_TIMEOUT_SECONDS);
-        }, $this->clock);
+        return new Kernel($this->orders, $this->sql, $this->service, null, $this->clock);
     }
 
     /** Places an order and opens its checkout; returns the transaction code. */
     public function placeOrder(string $orderId, string $amount = '25.00', string $currency = 'EUR'): string
     {
-        if (!isset($this->port->orders[$orderId])) {
-            $this->port->addOrder($orderId);
+        if (!isset($this->orders->orders[$orderId])) {
+            $this->orders->addOrder($orderId);
         }
-        $opened = $this->opener->open($orderId, $this->terms($orderId, $amount, $currency));
+        $opened = $this->kernel->open($orderId, $this->terms($orderId, $amount, $currency));
         return $opened['checkout']->transactionCode;
     }
 
@@ -97,6 +94,12 @@ final class World
         ]);
     }
 
+    /** The service's webhook for $code, through the kernel's endpoint. @return array{reply: \CryptoCheckout\Client\Kernel\HttpReply, verified: bool} */
+    public function webhook(string $code, string $clientIp = '203.0.113.5'): array
+    {
+        return $this->kernel->webhook('POST', $this->webhookBody($code), $clientIp);
+    }
+
     /**
      * A shop with order "1" whose checkout the service reports settled in full; nothing has told
      * the shop yet.
@@ -112,33 +115,41 @@ final class World
     }
 
     /**
-     * How many port calls a webhook makes that pays an order: the steps a crash or another request
-     * can come between.
+     * How many steps (platform calls and SQL statements) a webhook takes that pays an order: the
+     * points a crash or another request can come between.
      */
     public static function stepsOfPayingWebhook(): int
     {
         [$world, $code] = self::withPaidOrder();
-        $before = count($world->port->calls);
-        $world->webhooks->handle('POST', $world->webhookBody($code));
-        return count($world->port->calls) - $before;
-    }
-
-    /** @return array<string, mixed> */
-    public function order(string $orderId): array
-    {
-        return $this->port->orders[$orderId];
+        $before = $world->steps->count();
+        $world->webhook($code);
+        return $world->steps->count() - $before;
     }
 
     public function checkout(string $orderId, string $code): StoredCheckout
     {
-        return StoredCheckout::fromArray($this->port->orders[$orderId]['checkouts'][$code]);
+        foreach ($this->ledger->checkouts($orderId) as $checkout) {
+            if ($checkout->hasCode($code)) {
+                return $checkout;
+            }
+        }
+        throw new \LogicException('No checkout ' . $code);
     }
 
-    /** A summary a test can compare: state, booked payments, claim held. @return array<string, mixed> */
+    /** The order's state as the kernel sees it. */
+    public function state(string $orderId): string
+    {
+        return $this->kernel->orderState($orderId);
+    }
+
+    /** A summary a test can compare: state, booked payments, whether a live claim holds it. @return array<string, mixed> */
     public function summary(string $orderId): array
     {
-        $order = $this->port->orders[$orderId];
-        return ['state' => $order['state'], 'payments' => $order['payments'], 'claimed' => $order['claim'] !== null];
+        return [
+            'state' => $this->state($orderId),
+            'payments' => $this->orders->orders[$orderId]['payments'],
+            'claimed' => $this->ledger->isClaimed($orderId, $this->clock->now),
+        ];
     }
 
     public static function paidStates(): array

@@ -8,7 +8,9 @@ set_error_handler(static function (int $severity, string $message, string $file,
     throw new ErrorException($message, 0, $severity, $file, $line);
 });
 require __DIR__ . '/../../../src/autoload.php';
-require_once __DIR__ . '/MemoryOrderPort.php';
+require_once __DIR__ . '/Steps.php';
+require_once __DIR__ . '/MemoryOrders.php';
+require_once __DIR__ . '/PdoSqlPort.php';
 require_once __DIR__ . '/ScriptedService.php';
 require_once __DIR__ . '/FakeClock.php';
 require_once __DIR__ . '/World.php';

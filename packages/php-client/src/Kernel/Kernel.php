@@ -1,0 +1,239 @@
+<?php
+
+declare(strict_types=1);
+
+namespace CryptoCheckout\Client\Kernel;
+
+use CryptoCheckout\Client\Client;
+use CryptoCheckout\Client\Http\Transport;
+use CryptoCheckout\Client\Kernel\Ledger\Ledger;
+use CryptoCheckout\Client\Kernel\Ledger\SqlPort;
+
+/**
+ * The plugin kernel assembled once from a platform's pieces: its order (OrderPort), its database
+ * (SqlPort), its HTTP transport and its translation function. Every entry point of a plugin calls
+ * one method here and sends back what it returns; the webhook and the buyer's status endpoint are
+ * throttled alike on every platform, and the service probe is cached in the ledger.
+ *
+ *   webhook()       the transaction.settled endpoint                    → HttpReply (+ verified)
+ *   statusReply()   the buyer's status endpoint (polled by the widget)  → HttpReply
+ *   buyerStatus()   the same status for a page the plugin renders       → BuyerStatus shape or null
+ *   poll()          the scheduled poll                                  → RunOutcome list
+ *   open()          "Place order" / pay button                          → CheckoutOpener::open()
+ *   check()         an admin's "Check payment now"                      → RunOutcome
+ *   probe()         is the service URL a Crypto Checkout service?       → ServiceProbe::probe() + checked_at
+ */
+final class Kernel
+{
+    /** Webhooks per client IP per window; 0 turns the limit off. */
+    public const WEBHOOK_LIMIT = 60;
+    /** Status requests per client IP and order per window (the widget polls every 3 s). */
+    public const STATUS_LIMIT = 30;
+    public const THROTTLE_WINDOW_SECONDS = 60;
+    /** How long a probe's answer is reused by the settings page. */
+    public const PROBE_CACHE_SECONDS = 60;
+
+    private const LAST_VERIFIED_WEBHOOK = 'last_verified_webhook';
+
+    private OrderPort $orders;
+    private Ledger $ledger;
+    private ?Transport $transport;
+    /** @var callable(string, array<string, string>): string|null */
+    private $translate;
+    private Clock $clock;
+    private int $webhookLimit = self::WEBHOOK_LIMIT;
+    private int $statusLimit = self::STATUS_LIMIT;
+    private ?Runner $runner = null;
+
+    /**
+     * @param Transport|null $transport the platform's HTTP (WordPress' HTTP API); null: curl, else PHP streams
+     * @param callable(string, array<string, string>): string|null $translate the platform's translation of
+     *     the kernel's English texts, filling in their %placeholders%
+     */
+    public function __construct(OrderPort $orders, SqlPort $sql, ?Transport $transport = null, ?callable $translate = null, ?Clock $clock = null)
+    {
+        $this->orders = $orders;
+        $this->ledger = new Ledger($sql);
+        $this->transport = $transport;
+        $this->translate = $translate;
+        $this->clock = $clock ?? new SystemClock();
+    }
+
+    /** Other limits than WEBHOOK_LIMIT and STATUS_LIMIT (requests per window; 0: no limit). */
+    public function withLimits(int $webhookLimit, int $statusLimit): self
+    {
+        $this->webhookLimit = max(0, $webhookLimit);
+        $this->statusLimit = max(0, $statusLimit);
+        return $this;
+    }
+
+    public function ledger(): Ledger
+    {
+        return $this->ledger;
+    }
+
+    public function orders(): OrderPort
+    {
+        return $this->orders;
+    }
+
+    public function clock(): Clock
+    {
+        return $this->clock;
+    }
+
+    public function runner(): Runner
+    {
+        return $this->runner ?? ($this->runner = new Runner($this->orders, $this->ledger, [$this, 'client'], $this->clock));
+    }
+
+    /** The API client for a service URL, cut off at the kernel's lookup timeout. */
+    public function client(string $serviceUrl): Client
+    {
+        return Client::forServiceOrigin($serviceUrl, $this->transport, Runner::LOOKUP_TIMEOUT_SECONDS);
+    }
+
+    /**
+     * The transaction.settled endpoint, throttled per client IP (429 with Retry-After).
+     *
+     * @return array{reply: HttpReply, verified: bool} see WebhookHandler::handle()
+     */
+    public function webhook(string $method, string $rawBody, string $clientIp): array
+    {
+        $throttled = $this->throttle('webhook|' . $clientIp, $this->webhookLimit);
+        if ($throttled !== null) {
+            return ['reply' => $throttled, 'verified' => false];
+        }
+        $handled = (new WebhookHandler($this->orders, $this->ledger, $this->runner()))->handle($method, $rawBody);
+        if ($handled['verified']) {
+            $this->ledger->putValue(self::LAST_VERIFIED_WEBHOOK, (string) $this->clock->now());
+        }
+        return $handled;
+    }
+
+    /** Unix seconds of the last webhook the service's lookup confirmed, or null. */
+    public function lastVerifiedWebhook(): ?int
+    {
+        $value = $this->ledger->value(self::LAST_VERIFIED_WEBHOOK, $this->clock->now());
+        return $value === null ? null : (int) $value;
+    }
+
+    /**
+     * The buyer's status endpoint: throttled per client IP and order, 404 for an order without a
+     * checkout, else BuyerStatus in the success envelope. The caller checks the buyer's credential
+     * (order key, guest token) first.
+     */
+    public function statusReply(string $orderId, string $clientIp): HttpReply
+    {
+        $throttled = $this->throttle('status|' . $clientIp . '|' . $orderId, $this->statusLimit);
+        if ($throttled !== null) {
+            return $throttled;
+        }
+        $status = $this->buyerStatus($orderId);
+        return $status === null
+            ? HttpReply::error(404, 'not_found', 'This order has no Crypto Checkout payment.')
+            : HttpReply::success($status);
+    }
+
+    /**
+     * What the buyer's page shows, after a check of the service when one is due
+     * (Runner::runForBuyer()); null when the order has no checkout. Orders are the kernel's when
+     * they hold a checkout, whatever their payment method says now.
+     *
+     * @return array{state: string, message: string, terminal: bool, checkout_url: string|null}|null
+     */
+    public function buyerStatus(string $orderId): ?array
+    {
+        if ($this->ledger->checkouts($orderId) === []) {
+            return null;
+        }
+        $outcome = $this->runner()->runForBuyer($orderId);
+        $unrecorded = $outcome !== null && in_array($outcome->result, [RunOutcome::BUSY, RunOutcome::FAILED], true) ? $outcome->status : null;
+        return BuyerStatus::of(
+            $this->orders->orderState($orderId, $this->ledger->recordedState($orderId)),
+            $this->ledger->checkouts($orderId),
+            $this->clock->now(),
+            $this->translate,
+            $unrecorded
+        );
+    }
+
+    /** The order's state as the kernel decides on it (OrderState::*). */
+    public function orderState(string $orderId): string
+    {
+        return $this->orders->orderState($orderId, $this->ledger->recordedState($orderId));
+    }
+
+    /** @return list<StoredCheckout> the order's checkouts, newest first */
+    public function checkouts(string $orderId): array
+    {
+        return $this->ledger->checkouts($orderId);
+    }
+
+    /** The scheduled poll (PollPolicy). @return list<RunOutcome> */
+    public function poll(?PollPolicy $policy = null): array
+    {
+        return $this->runner()->poll($policy ?? new PollPolicy());
+    }
+
+    /** An admin's or the buyer's return: every watched checkout of the order, now. */
+    public function check(string $orderId, string $trigger = 'admin', int $waitSeconds = 2): RunOutcome
+    {
+        return $this->runner()->run($orderId, $trigger, null, $waitSeconds);
+    }
+
+    /**
+     * One checkout per order (CheckoutOpener::open()).
+     *
+     * @param array<string, string> $terms
+     * @return array{result: string, checkout: StoredCheckout|null}
+     */
+    public function open(string $orderId, array $terms): array
+    {
+        return (new CheckoutOpener($this->orders, $this->ledger, $this->runner(), [$this, 'client'], $this->clock))->open($orderId, $terms);
+    }
+
+    /**
+     * Whether a Crypto Checkout service answers at $serviceUrl (ServiceProbe), remembered for
+     * PROBE_CACHE_SECONDS unless $fresh.
+     *
+     * @param int $timeoutSeconds 1 to ServiceProbe::TIMEOUT_SECONDS (a buyer's payment step waits less)
+     * @return array{reachable: bool, problem: string|null, message: string, checked_at: int}
+     */
+    public function probe(string $serviceUrl, bool $fresh = false, int $timeoutSeconds = ServiceProbe::TIMEOUT_SECONDS): array
+    {
+        $key = 'probe:' . sha1($serviceUrl);
+        $now = $this->clock->now();
+        if (!$fresh) {
+            $cached = json_decode((string) $this->ledger->value($key, $now), true);
+            if (is_array($cached) && isset($cached['reachable'], $cached['message'], $cached['checked_at'])) {
+                return $cached;
+            }
+        }
+        $transport = $this->transport ?? Client::createDefaultTransport();
+        $result = (new ServiceProbe($transport, $this->translate, $timeoutSeconds))->probe($serviceUrl) + ['checked_at' => $now];
+        $this->ledger->putValue($key, (string) json_encode($result), $now + self::PROBE_CACHE_SECONDS);
+        return $result;
+    }
+
+    /** A kernel text through the platform's translation, placeholders filled in. @param array<string, string> $parameters */
+    public function translate(string $text, array $parameters = []): string
+    {
+        return $this->translate === null ? strtr($text, $parameters) : (string) ($this->translate)($text, $parameters);
+    }
+
+    /** A 429 once $bucket used up $limit requests in the current window, else null (the request is counted). */
+    private function throttle(string $bucket, int $limit): ?HttpReply
+    {
+        if ($limit <= 0) {
+            return null;
+        }
+        $now = $this->clock->now();
+        $windowStart = $now - ($now % self::THROTTLE_WINDOW_SECONDS);
+        $windowEnd = $windowStart + self::THROTTLE_WINDOW_SECONDS;
+        if ($this->ledger->countUpTo('throttle:' . sha1($bucket) . ':' . $windowStart, $limit, $windowEnd)) {
+            return null;
+        }
+        return HttpReply::error(429, 'rate_limited', 'Too many requests; try again later.', null, ['Retry-After' => (string) max(1, $windowEnd - $now)]);
+    }
+}

@@ -1,0 +1,178 @@
+import { describeEachPhp } from '@cryptocheckout/php-testkit';
+import { describe, expect, it } from 'vitest';
+import { CLIENT_MOUNTS } from './harness.js';
+import { KERNEL_BOOT } from './kernel-boot.js';
+import { CLAIM_PHP, DUE_MATCHES_POLICY_PHP, dueRows, IMPORT_PHP, STATE_PHP } from './ledger-scenarios.js';
+
+// The kernel's ledger on SQLite in php-wasm, as the harnesses run it (the MySQL spellings it
+// writes are translated by the test port, test/kernel/php/PdoSqlPort.php). The same scenarios run
+// on a real MariaDB in ledger-mariadb.test.ts.
+
+const PRELUDE = `${KERNEL_BOOT}
+function newWorld(): World { return new World(); }
+`;
+
+describeEachPhp(
+  'kernel ledger on SQLite',
+  ({ php }) => {
+    const run = <T>(code: string) => php().runJson(`${PRELUDE}\n${code}`) as Promise<T>;
+
+    it('selects exactly what the poll policy selects, in its order, whatever the mix of checkouts', async () => {
+      const { now, rows } = dueRows(20261126);
+      const results = await run<Array<[string[][], string[][]]>>(
+        DUE_MATCHES_POLICY_PHP(JSON.stringify(rows), now),
+      );
+      expect(results).toHaveLength(rows.length);
+      let due = 0;
+      for (const [query, reference] of results) {
+        expect(query).toEqual(reference);
+        due += reference.length;
+      }
+      expect(due).toBeGreaterThan(30);
+    });
+
+    it('claims by compare-and-swap with a lease, and a late release never frees another run’s claim', async () => {
+      expect(await run(CLAIM_PHP)).toEqual({
+        first: true,
+        second: false,
+        takeover: 'mark_paid code-a',
+        heldAfterLateRelease: true,
+        freeAfterRelease: true,
+        other: true,
+      });
+    });
+
+    it('imports every released storage layout through the one migration map, once', async () => {
+      const result = await run<Record<string, unknown>>(IMPORT_PHP);
+      expect(result).toMatchObject({ imported: [1, 1, 2, 1], again: 0, found: '101' });
+      expect(result.orders).toEqual({
+        '101': {
+          recorded: 'underpaid',
+          checkouts: [
+            {
+              code: 'aaaaaaaa-0000-4000-8000-000000000001',
+              ordinal: 1,
+              applied: 'hold_underpaid',
+              resolution: null,
+              watched: true,
+              confirmed: false,
+              order_amount: null,
+              notified: null,
+            },
+          ],
+        },
+        '102': {
+          recorded: 'paid',
+          checkouts: [
+            {
+              code: 'bbbbbbbb-0000-4000-8000-000000000002',
+              ordinal: 1,
+              applied: 'mark_paid',
+              resolution: 'booked',
+              watched: false,
+              confirmed: true,
+              order_amount: null,
+              notified: null,
+            },
+          ],
+        },
+        '103': {
+          recorded: 'cancelled',
+          checkouts: [
+            {
+              code: 'dddddddd-0000-4000-8000-000000000004',
+              ordinal: 2,
+              applied: null,
+              resolution: null,
+              watched: true,
+              confirmed: false,
+              order_amount: '4.20',
+              notified: null,
+            },
+            {
+              code: 'cccccccc-0000-4000-8000-000000000003',
+              ordinal: 1,
+              applied: 'cancel_expired',
+              resolution: null,
+              watched: true,
+              confirmed: false,
+              order_amount: null,
+              notified: null,
+            },
+          ],
+        },
+        '104': {
+          recorded: 'late_payment_review',
+          checkouts: [
+            {
+              code: 'eeeeeeee-0000-4000-8000-000000000005',
+              ordinal: 1,
+              applied: 'hold_late_payment',
+              resolution: 'flagged',
+              watched: false,
+              confirmed: false,
+              order_amount: null,
+              notified: 'hold_late_payment|settled_after_cancel',
+            },
+          ],
+        },
+      });
+      // Imported open checkouts are looked at by the next poll; the booked and flagged ones are not.
+      expect((result.due as string[]).sort()).toEqual([
+        'aaaaaaaa-0000-4000-8000-000000000001',
+        'cccccccc-0000-4000-8000-000000000003',
+        'dddddddd-0000-4000-8000-000000000004',
+      ]);
+    });
+
+    it('keeps the kernel’s small state: values once, expiring values, exact counters', async () => {
+      expect(await run(STATE_PHP)).toEqual({
+        once: ['k1', 'k1'],
+        before: 'cached',
+        after: null,
+        counts: [true, true, true, false, false],
+        forgotten: 2,
+        keyKept: 'k1',
+        installed: true,
+      });
+    });
+
+    describe('service probe', () => {
+      it('is remembered for a minute, asked afresh on demand', async () => {
+        const result = await run<{ questions: number[]; reachable: boolean; checkedAt: boolean }>(`
+          $world = new World();
+          $questions = [];
+          $first = $world->kernel->probe(World::SERVICE);
+          $questions[] = $world->service->optionQuestions;
+          $world->kernel->probe(World::SERVICE);
+          $questions[] = $world->service->optionQuestions;
+          $world->kernel->probe(World::SERVICE, true);
+          $questions[] = $world->service->optionQuestions;
+          $world->clock->now += Kernel::PROBE_CACHE_SECONDS;
+          $world->kernel->probe(World::SERVICE);
+          $questions[] = $world->service->optionQuestions;
+          echo json_encode(['questions' => $questions, 'reachable' => $first['reachable'], 'checkedAt' => $first['checked_at'] === $world->clock->now - Kernel::PROBE_CACHE_SECONDS]);
+        `);
+        expect(result).toEqual({ questions: [1, 1, 2, 3], reachable: true, checkedAt: true });
+      });
+    });
+
+    it('inlines parameters for platforms without binding, quoting strings through the platform', async () => {
+      const result = await run<string[]>(`
+        $quote = static function (string $text): string { return "'" . addslashes($text) . "'"; };
+        $out = [\\CryptoCheckout\\Client\\Kernel\\Ledger\\SqlText::inline('SELECT a FROM t WHERE b = ? AND c = ? AND d IS ?', ["it's", 42, null], $quote)];
+        try {
+            \\CryptoCheckout\\Client\\Kernel\\Ledger\\SqlText::inline('SELECT ?', [1, 2], $quote);
+        } catch (\\InvalidArgumentException $e) {
+            $out[] = $e->getMessage();
+        }
+        echo json_encode($out);
+      `);
+      expect(result).toEqual([
+        "SELECT a FROM t WHERE b = 'it\\'s' AND c = 42 AND d IS NULL",
+        'The statement has 1 placeholders for 2 parameters.',
+      ]);
+    });
+  },
+  { mounts: CLIENT_MOUNTS },
+);
