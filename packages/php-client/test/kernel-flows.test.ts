@@ -149,6 +149,29 @@ describeEachPhp(
       });
     });
 
+    describe('the buyer’s page on an order a save put back to unpaid', () => {
+      it('reads "confirming", never "closed", and its next check repairs the order at once', async () => {
+        const result = await run<{
+          before: { terminal: boolean; message: string };
+          state: string;
+          payments: number;
+        }>(`
+          $world = new World();
+          $code = $world->placeOrder('1');
+          $world->pay($code);
+          $world->webhook($code);
+          $world->clock->now = $world->checkout('1', $code)->expiresAt + 10;   // the window has closed since
+          $world->orders->setStatus('1', 'awaiting_payment');                   // the stale save
+          $before = BuyerStatus::of($world->state('1'), $world->ledger->checkouts('1'), $world->clock->now);
+          $world->kernel->buyerStatus('1');
+          echo json_encode(['before' => $before, 'state' => $world->state('1'), 'payments' => count($world->orders->orders['1']['payments'])]);
+        `);
+        expect(result.before).toMatchObject({ terminal: false });
+        expect(result.before.message).toContain('Confirming');
+        expect(result).toMatchObject({ state: 'paid', payments: 1 });
+      });
+    });
+
     describe('several checkouts per order', () => {
       it('a replaced checkout paid for the old amount is held for review, not lost and not completed', async () => {
         const result = await run<{ state: string; payments: number; notes: string[] }>(`

@@ -65,14 +65,18 @@ final class BuyerStatus
     }
 
     /**
-     * True while a payment is on its way to being booked: a checkout the service reports being
-     * confirmed on chain, or settled with no decision taken on it yet.
+     * True, on an open order, while a payment is on its way to being booked: a checkout the service
+     * reports being confirmed on chain, or settled with no decision taken on it yet, or one whose
+     * payment is booked although the order shows unpaid (a save undid it; the next run repairs it).
      *
      * @param list<StoredCheckout> $checkouts
      */
     private static function isConfirming(array $checkouts): bool
     {
         foreach ($checkouts as $checkout) {
+            if ($checkout->resolution === StoredCheckout::RESOLUTION_BOOKED) {
+                return true;
+            }
             if ($checkout->resolution !== null) {
                 continue;
             }

@@ -60,8 +60,8 @@ final class Runner
     }
 
     /**
-     * Reconciles one order: the checkout with $transactionCode, or every checkout still watched
-     * (newest first). With $waitSeconds, a run that finds the order claimed waits up to that long
+     * Reconciles one order: the checkout with $transactionCode, or every checkout still watched or
+     * awaiting confirmation of its booked payment (newest first). With $waitSeconds, a run that finds the order claimed waits up to that long
      * for the claim to go (a webhook arriving while the buyer's page checks the same order).
      *
      * @param string $trigger webhook, poll, return, status or admin (for the log)
@@ -73,7 +73,8 @@ final class Runner
         $checked = 0;
         foreach ($this->ledger->checkouts($orderId) as $checkout) {
             $named = $transactionCode !== null && $checkout->hasCode($transactionCode);
-            if ($named || ($transactionCode === null && $checkout->isWatched($now) && $checked++ < self::MAX_CHECKOUTS_PER_RUN)) {
+            $looked = $checkout->isWatched($now) || $checkout->awaitsConfirmation($now);
+            if ($named || ($transactionCode === null && $looked && $checked++ < self::MAX_CHECKOUTS_PER_RUN)) {
                 $outcomes[] = $this->runCheckout($orderId, $checkout, $trigger, $waitSeconds);
             }
         }
@@ -82,17 +83,23 @@ final class Runner
 
     /**
      * A run for a buyer's page: at most once every BUYER_CHECK_SECONDS per order, and only while the
-     * order has a watched checkout. Returns null when no check was due.
+     * order has a watched checkout, or shows unpaid although its payment is booked (a save undid it:
+     * repaired now rather than at the next poll). Returns null when no check was due.
      */
     public function runForBuyer(string $orderId): ?RunOutcome
     {
         $now = $this->clock->now();
         $watched = false;
+        $booked = false;
         foreach ($this->ledger->checkouts($orderId) as $checkout) {
             if ($checkout->checkedAt !== null && $checkout->checkedAt > $now - self::BUYER_CHECK_SECONDS) {
                 return null;
             }
             $watched = $watched || $checkout->isWatched($now);
+            $booked = $booked || $checkout->awaitsConfirmation($now);
+        }
+        if (!$watched && $booked) {
+            $watched = in_array($this->orders->orderState($orderId, $this->ledger->recordedState($orderId)), OrderState::OPEN, true);
         }
         return $watched ? $this->run($orderId, 'status') : null;
     }

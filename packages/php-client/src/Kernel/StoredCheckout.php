@@ -201,6 +201,15 @@ final class StoredCheckout
         return $this->resolution === null && $this->watchUntil >= $now;
     }
 
+    /**
+     * True while this checkout's payment is booked but no poll has seen the order paid since: runs
+     * look at it, so an order a stale save put back to unpaid is repaired (PollPolicy).
+     */
+    public function awaitsConfirmation(int $now): bool
+    {
+        return $this->resolution === self::RESOLUTION_BOOKED && $this->confirmedAt === null && $this->watchUntil >= $now;
+    }
+
     public function hasCode(string $transactionCode): bool
     {
         return $this->transactionCode === strtolower(trim($transactionCode));
