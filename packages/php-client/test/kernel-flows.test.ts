@@ -114,7 +114,7 @@ describeEachPhp(
     });
 
     describe('a paid order put back to unpaid by a save that did not see the payment', () => {
-      it('is repaired by the next poll, and stays watched until a poll has seen it paid', async () => {
+      it('is repaired by the next poll, once; a booking a poll confirmed is then left to the shop', async () => {
         const result = await run<{
           undone: string;
           repaired: string;
@@ -142,8 +142,8 @@ describeEachPhp(
         expect(result.undone).toBe('awaiting_payment');
         expect(result.reason).toBe('booked_undone');
         expect(result.repaired).toBe('paid');
-        // The repaired order is looked at once more, then left alone.
-        expect(result.second).toEqual(['already_paid']);
+        // A repair is made once; the polls after it leave the order alone.
+        expect(result.second).toEqual([]);
         expect(result).toMatchObject({ third: 0, payments: 1 });
         expect(result.notes.at(-1)).toContain('saved as unpaid by a change that had not seen the payment');
       });
@@ -169,6 +169,29 @@ describeEachPhp(
         expect(result.before).toMatchObject({ terminal: false });
         expect(result.before.message).toContain('Confirming');
         expect(result).toMatchObject({ state: 'paid', payments: 1 });
+      });
+    });
+
+    describe('a booking a poll has confirmed', () => {
+      it('is the shop’s once confirmed: an order reopened by hand is not paid again, nor read as "confirming"', async () => {
+        const result = await run<{
+          status: { terminal: boolean; message: string };
+          state: string;
+          polled: number;
+        }>(`
+          $world = new World();
+          $code = $world->placeOrder('1');
+          $world->pay($code);
+          $world->webhook($code);
+          $world->clock->now += 120;
+          $world->kernel->poll();                              // confirms the booking
+          $world->orders->setStatus('1', 'awaiting_payment');  // the merchant reopens the order
+          $world->clock->now += 120;
+          $polled = count($world->kernel->poll());
+          echo json_encode(['status' => $world->kernel->buyerStatus('1'), 'state' => $world->state('1'), 'polled' => $polled]);
+        `);
+        expect(result).toMatchObject({ state: 'awaiting_payment', polled: 0, status: { terminal: true } });
+        expect(result.status.message).not.toContain('Confirming');
       });
     });
 

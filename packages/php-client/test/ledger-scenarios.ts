@@ -89,6 +89,14 @@ $imported[] = LegacyRecords::import($world->ledger, '103', [
 $imported[] = LegacyRecords::import($world->ledger, '104', [
     ['transaction_code' => 'eeeeeeee-0000-4000-8000-000000000005', 'checkout_url' => 'https://pay.example.com/pay/e', 'service_url' => World::SERVICE, 'fiat_amount' => '12.00', 'fiat_currency' => 'EUR', 'wallet_address' => World::WALLET, 'wallet_currency' => 'USDC', 'wallet_network' => 'POLYGON', 'created_at' => $now - 100, 'expires_at' => $now + 3500, 'watch_until' => $now + 93500, 'checked_at' => $now - 50, 'last_status' => 'settled', 'applied_action' => 'hold_late_payment', 'resolution' => 'flagged', 'notified' => 'hold_late_payment|settled_after_cancel'],
 ], $now);
+// Two requests importing the same order at once: one inserted the first checkout when the
+// other had already read the order's last ordinal; both agree on every ordinal.
+$racing = [
+    ['transaction_code' => 'ffffffff-0000-4000-8000-000000000006', 'checkout_url' => 'f', 'service_url' => World::SERVICE, 'fiat_amount' => '7.00', 'fiat_currency' => 'EUR', 'wallet_address' => World::WALLET, 'wallet_currency' => 'USDC', 'wallet_network' => 'POLYGON', 'created_at' => $now - 300],
+    ['transaction_code' => 'ffffffff-0000-4000-8000-000000000007', 'checkout_url' => 'g', 'service_url' => World::SERVICE, 'fiat_amount' => '8.00', 'fiat_currency' => 'EUR', 'wallet_address' => World::WALLET, 'wallet_currency' => 'USDC', 'wallet_network' => 'POLYGON', 'created_at' => $now - 300],
+];
+$imported[] = LegacyRecords::import($world->ledger, '105', [$racing[0]], $now);
+$imported[] = LegacyRecords::import($world->ledger, '105', $racing, $now);
 // A second run of the same migration adds nothing.
 $again = LegacyRecords::import($world->ledger, '101', [
     ['transaction_code' => 'aaaaaaaa-0000-4000-8000-000000000001', 'checkout_url' => 'x', 'service_url' => World::SERVICE, 'fiat_amount' => '25.00', 'fiat_currency' => 'EUR', 'wallet_address' => World::WALLET, 'wallet_currency' => 'USDC', 'wallet_network' => 'POLYGON', 'legacy_state' => 'paid'],
@@ -108,7 +116,7 @@ echo json_encode([
     'imported' => $imported,
     'again' => $again,
     'found' => $world->ledger->orderOf('AAAAAAAA-0000-4000-8000-000000000001'),
-    'orders' => ['101' => $describe('101'), '102' => $describe('102'), '103' => $describe('103'), '104' => $describe('104')],
+    'orders' => ['101' => $describe('101'), '102' => $describe('102'), '103' => $describe('103'), '104' => $describe('104'), '105' => $describe('105')],
     'due' => array_column($world->ledger->due(new PollPolicy(), $now), 1),
 ]);
 `;

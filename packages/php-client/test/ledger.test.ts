@@ -44,8 +44,8 @@ describeEachPhp(
 
     it('imports every released storage layout through the one migration map, once', async () => {
       const result = await run<Record<string, unknown>>(IMPORT_PHP);
-      expect(result).toMatchObject({ imported: [1, 1, 2, 1], again: 0, found: '101' });
-      expect(result.orders).toEqual({
+      expect(result).toMatchObject({ imported: [1, 1, 2, 1, 1, 1], again: 0, found: '101' });
+      expect(result.orders).toMatchObject({
         '101': {
           recorded: 'underpaid',
           checkouts: [
@@ -117,11 +117,22 @@ describeEachPhp(
           ],
         },
       });
+      // Newest first, with distinct ordinals, however the two imports interleaved.
+      expect(
+        (result.orders as Record<string, { checkouts: Array<{ code: string; ordinal: number }> }>)[
+          '105'
+        ]?.checkouts.map((checkout) => [checkout.code.slice(-1), checkout.ordinal]),
+      ).toEqual([
+        ['7', 3],
+        ['6', 1],
+      ]);
       // Imported open checkouts are looked at by the next poll; the booked and flagged ones are not.
       expect((result.due as string[]).sort()).toEqual([
         'aaaaaaaa-0000-4000-8000-000000000001',
         'cccccccc-0000-4000-8000-000000000003',
         'dddddddd-0000-4000-8000-000000000004',
+        'ffffffff-0000-4000-8000-000000000006',
+        'ffffffff-0000-4000-8000-000000000007',
       ]);
     });
 

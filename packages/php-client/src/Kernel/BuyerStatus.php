@@ -46,7 +46,7 @@ final class BuyerStatus
     {
         $newest = $checkouts[0] ?? null;
         $open = in_array($orderState, OrderState::OPEN, true);
-        $confirming = $open && (in_array($unrecordedStatus, ['processing', 'settled'], true) || self::isConfirming($checkouts));
+        $confirming = $open && (in_array($unrecordedStatus, ['processing', 'settled'], true) || self::isConfirming($checkouts, $now));
         $payable = $open && !$confirming && $newest !== null && $newest->isPayable($now);
         $key = $orderState;
         if ($confirming) {
@@ -67,14 +67,15 @@ final class BuyerStatus
     /**
      * True, on an open order, while a payment is on its way to being booked: a checkout the service
      * reports being confirmed on chain, or settled with no decision taken on it yet, or one whose
-     * payment is booked although the order shows unpaid (a save undid it; the next run repairs it).
+     * payment was booked just now although the order shows unpaid (a save undid it; the next run
+     * repairs it). A booking a poll confirmed is over: an order reopened since is the shop's.
      *
      * @param list<StoredCheckout> $checkouts
      */
-    private static function isConfirming(array $checkouts): bool
+    private static function isConfirming(array $checkouts, int $now): bool
     {
         foreach ($checkouts as $checkout) {
-            if ($checkout->resolution === StoredCheckout::RESOLUTION_BOOKED) {
+            if ($checkout->awaitsConfirmation($now)) {
                 return true;
             }
             if ($checkout->resolution !== null) {

@@ -18,8 +18,8 @@ namespace CryptoCheckout\Client\Kernel;
  * - its expiry passed since the last check: at once, so an expired order is cancelled and its
  *   stock freed by the first poll after the expiry;
  * - in the late window: not checked in the last ten minutes;
- * - its payment booked but not yet seen on the order by a later run: not checked in the last
- *   minute (a save that did not see the payment is repaired; Reconciler "booked_undone").
+ * - its payment booked but not yet seen on the order by a later poll: not checked in the last
+ *   minute (a save that did not see the payment is repaired, once; Reconciler "booked_undone").
  * Resolved otherwise (handed to the owner, or booked and seen), it is not looked at again.
  *
  * Order: never-checked first, then the least recently checked, newest first among equals. Every

@@ -206,8 +206,10 @@ final class Runner
                 }
                 $target = OrderState::PAID;
                 $resolution = StoredCheckout::RESOLUTION_BOOKED;
-                // A later poll confirms the order still shows it (a save that undid it is repaired).
-                $checkout->confirmedAt = null;
+                // A later poll confirms the order still shows it, so a save that undid it is
+                // repaired; a repair itself is made once (a platform that refuses it is not asked
+                // again and again).
+                $checkout->confirmedAt = $decision->reason === 'booked_undone' ? $this->clock->now() : null;
                 break;
             case Decision::RECORD_BOOKED:
                 $resolution = StoredCheckout::RESOLUTION_BOOKED;

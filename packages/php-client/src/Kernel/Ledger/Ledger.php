@@ -92,7 +92,7 @@ final class Ledger
     /** @return list<StoredCheckout> every checkout of the order, newest first */
     public function checkouts(string $orderId): array
     {
-        $rows = $this->sql->select('SELECT * FROM ' . $this->checkouts . ' WHERE order_id = ? ORDER BY ordinal DESC', [$orderId]);
+        $rows = $this->sql->select('SELECT * FROM ' . $this->checkouts . ' WHERE order_id = ? ORDER BY created_at DESC, ordinal DESC, transaction_code DESC', [$orderId]);
         return array_map([StoredCheckout::class, 'fromArray'], $rows);
     }
 
@@ -226,7 +226,8 @@ final class Ledger
     /**
      * Takes in checkouts an earlier plugin version stored elsewhere (LegacyRecords makes them);
      * one already in the ledger is left as it is, so a migration interrupted half-way can run
-     * again.
+     * again, and two requests importing the same order at once agree: every listed checkout takes
+     * the next ordinal whether it is added or found, so the order's checkouts keep their order.
      *
      * @param list<StoredCheckout> $checkouts oldest first
      * @return int how many were added
@@ -236,11 +237,10 @@ final class Ledger
         $added = 0;
         $ordinal = (int) ($this->sql->select('SELECT MAX(ordinal) AS last FROM ' . $this->checkouts . ' WHERE order_id = ?', [$orderId])[0]['last'] ?? 0);
         foreach ($checkouts as $checkout) {
-            if ($this->orderOf($checkout->transactionCode) !== null) {
-                continue;
-            }
             $checkout->ordinal = ++$ordinal;
-            $added += $this->insertCheckout($orderId, $checkout, 'INSERT IGNORE');
+            if ($this->orderOf($checkout->transactionCode) === null) {
+                $added += $this->insertCheckout($orderId, $checkout, 'INSERT IGNORE');
+            }
         }
         if ($recordedState !== null && $this->recordedState($orderId) === null) {
             $this->recordState($orderId, $recordedState);
