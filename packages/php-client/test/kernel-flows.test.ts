@@ -172,6 +172,32 @@ describeEachPhp(
       });
     });
 
+    describe('after an upgrade', () => {
+      it('repairs an order an earlier version left unpaid with its payment booked, at the first poll', async () => {
+        const result = await run<{ before: string; after: string; reason: string | null; payments: number }>(`
+          $world = new World();
+          $world->orders->addOrder('1');
+          $code = $world->placeOrder('1');
+          $world->pay($code);
+          // What the earlier version stored: booked, on an order its defect had put back to pending.
+          $row = $world->ledger->checkouts('1')[0]->toArray();
+          $world->sql->execute('DELETE FROM test_cryptocheckout_checkouts', []);
+          $world->orders->orders['1']['payments'][] = $code;
+          LegacyRecords::import($world->ledger, '1', [['legacy_state' => 'paid', 'checked_at' => $world->clock->now] + $row], $world->clock->now);
+          $before = $world->state('1');
+          $world->clock->now += 120;
+          $outcomes = $world->kernel->poll();
+          echo json_encode(['before' => $before, 'after' => $world->state('1'), 'reason' => $outcomes[0]->reason ?? null, 'payments' => count($world->orders->orders['1']['payments'])]);
+        `);
+        expect(result).toEqual({
+          before: 'awaiting_payment',
+          after: 'paid',
+          reason: 'booked_undone',
+          payments: 1,
+        });
+      });
+    });
+
     describe('a booking a poll has confirmed', () => {
       it('is the shop’s once confirmed: an order reopened by hand is not paid again, nor read as "confirming"', async () => {
         const result = await run<{

@@ -70,7 +70,7 @@ describeEachPhp(
               applied: 'mark_paid',
               resolution: 'booked',
               watched: false,
-              confirmed: true,
+              confirmed: false,
               order_amount: null,
               notified: null,
             },
@@ -126,9 +126,11 @@ describeEachPhp(
         ['7', 3],
         ['6', 1],
       ]);
-      // Imported open checkouts are looked at by the next poll; the booked and flagged ones are not.
+      // Imported open checkouts are looked at by the next poll, and a booked one in its watch window
+      // once more (an order an earlier version left unpaid is repaired); the flagged one is not.
       expect((result.due as string[]).sort()).toEqual([
         'aaaaaaaa-0000-4000-8000-000000000001',
+        'bbbbbbbb-0000-4000-8000-000000000002',
         'cccccccc-0000-4000-8000-000000000003',
         'dddddddd-0000-4000-8000-000000000004',
         'ffffffff-0000-4000-8000-000000000006',

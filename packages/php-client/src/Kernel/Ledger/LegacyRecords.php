@@ -58,10 +58,9 @@ final class LegacyRecords
             // the real expiry and watch window.
             $checkout->watchUntil = max($checkout->watchUntil, $now + StoredCheckout::WATCH_MARGIN_SECONDS);
         }
-        if ($checkout->resolution === StoredCheckout::RESOLUTION_BOOKED) {
-            // Booked before the ledger existed; nothing to watch for.
-            $checkout->confirmedAt = $checkout->confirmedAt ?? $now;
-        }
+        // A payment booked before the ledger existed is not taken as confirmed: the first poll looks
+        // once more while the checkout is in its watch window, and repairs an order an earlier
+        // version's defect left unpaid with its payment booked.
         return $checkout;
     }
 
