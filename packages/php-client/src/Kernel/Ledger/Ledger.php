@@ -214,7 +214,7 @@ final class Ledger
             . '(resolution IS NULL AND (checked_at IS NULL OR checked_at <= ?'
             . ' OR (checked_at <= ? AND (expires_at IS NULL OR expires_at > ?))'
             . ' OR (checked_at < expires_at AND expires_at <= ?)))'
-            . ' OR (resolution = ? AND confirmed_at IS NULL AND checked_at <= ?))'
+            . ' OR (resolution = ? AND confirmed_at IS NULL AND (checked_at IS NULL OR checked_at <= ?)))'
             . ' ORDER BY checked_at IS NOT NULL, checked_at ASC, created_at DESC, ordinal DESC LIMIT ' . $policy->batchSize,
             [$now, $late, $open, $now, $now, StoredCheckout::RESOLUTION_BOOKED, $open]
         );
