@@ -1,7 +1,7 @@
 <?php
 /**
  * Removes the plugin's settings and scheduled work when the plugin is deleted. Orders keep their
- * Crypto Checkout notes and data: they are the merchant's accounting records.
+ * notes and the kernel's tables ({prefix}cryptocheckout_*) their checkouts: the merchant's records.
  *
  * @package CryptoCheckout\WooCommerce
  */
@@ -11,12 +11,9 @@ declare(strict_types=1);
 defined('WP_UNINSTALL_PLUGIN') || exit;
 
 delete_option('woocommerce_cryptocheckout_settings');
-
-// Claim markers of runs that never finished (Order\ClaimStore).
-global $wpdb;
-$wpdb->query($wpdb->prepare("DELETE FROM {$wpdb->options} WHERE option_name LIKE %s", $wpdb->esc_like('cryptocheckout_claim_') . '%'));
+delete_option('cryptocheckout_wc_ledger');
 
 if (function_exists('as_unschedule_all_actions')) {
     as_unschedule_all_actions('cryptocheckout_poll_open_orders', [], 'cryptocheckout');
+    as_unschedule_all_actions('cryptocheckout_import_legacy_orders', [], 'cryptocheckout');
 }
-wp_clear_scheduled_hook('cryptocheckout_poll_open_orders');

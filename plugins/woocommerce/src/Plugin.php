@@ -8,134 +8,107 @@ defined('ABSPATH') || exit;
 
 use Automattic\WooCommerce\Utilities\FeaturesUtil;
 use CryptoCheckout\WooCommerce\Admin\OrderPanel;
-use CryptoCheckout\WooCommerce\Admin\ConfigurationNotice;
-use CryptoCheckout\WooCommerce\Admin\RestSettings;
-use CryptoCheckout\WooCommerce\Admin\SettingsScript;
-use CryptoCheckout\WooCommerce\Admin\SettingsGuard;
+use CryptoCheckout\WooCommerce\Admin\Settings;
 use CryptoCheckout\WooCommerce\Blocks\PaymentMethod;
+use CryptoCheckout\WooCommerce\Gateway\Endpoints;
 use CryptoCheckout\WooCommerce\Gateway\Gateway;
-use CryptoCheckout\WooCommerce\Gateway\Poller;
-use CryptoCheckout\WooCommerce\Gateway\StatusController;
-use CryptoCheckout\WooCommerce\Gateway\ThankYou;
-use CryptoCheckout\WooCommerce\Gateway\WebhookController;
-use CryptoCheckout\WooCommerce\Order\OrderQuery;
-use CryptoCheckout\WooCommerce\Order\UnpaidOrderGuard;
+use CryptoCheckout\WooCommerce\Helper\Assets;
+use CryptoCheckout\WooCommerce\Helper\Kernel;
+use CryptoCheckout\WooCommerce\Order\LegacyImport;
+use CryptoCheckout\WooCommerce\Order\OrderGuard;
+use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\PollPolicy;
 
-/** Wires the plugin into WordPress and WooCommerce. */
+/** Wires the plugin into WordPress and WooCommerce (which "Requires Plugins: woocommerce" guarantees). */
 final class Plugin
 {
-    private static ?Plugin $instance = null;
+    /** The kernel's poll, every PollPolicy::INTERVAL_SECONDS through Action Scheduler (on WP-Cron). */
+    public const POLL_HOOK = 'cryptocheckout_poll_open_orders';
+    public const GROUP = 'cryptocheckout';
 
-    public static function instance(): self
+    private function __construct()
     {
-        if (self::$instance === null) {
-            self::$instance = new self();
-        }
-        return self::$instance;
     }
 
-    public function register(): void
+    public static function register(): void
     {
-        add_action('before_woocommerce_init', [self::class, 'declareCompatibility']);
-        add_action('plugins_loaded', [$this, 'boot']);
-        add_action('init', [self::class, 'loadTextDomain']);
-    }
-
-    public function boot(): void
-    {
-        if (!class_exists('WooCommerce') || !class_exists('WC_Payment_Gateway')) {
-            add_action('admin_notices', [self::class, 'missingWooCommerceNotice']);
-            return;
-        }
-        add_filter('woocommerce_payment_gateways', [self::class, 'addGateway']);
-        add_action('woocommerce_blocks_payment_method_type_registration', [self::class, 'registerBlocksMethod']);
-        add_action('rest_api_init', [WebhookController::class, 'registerRoutes']);
-        add_filter('rest_request_before_callbacks', [WebhookController::class, 'letHandlerRefuse'], 10, 3);
-        add_filter('rest_post_dispatch', [WebhookController::class, 'allowHeader'], 20, 3);
-        add_action('rest_api_init', [StatusController::class, 'registerRoutes']);
-        add_action('woocommerce_api_' . Gateway::ID, [WebhookController::class, 'handleLegacy']);
-        // Every payment method's order-received page: the Store API may have changed the method since.
-        add_action('woocommerce_thankyou', [ThankYou::class, 'render'], 5);
-        add_filter('woocommerce_order_data_store_cpt_get_orders_query', [OrderQuery::class, 'legacyQueryArgs'], 10, 2);
-        add_filter('woocommerce_cancel_unpaid_order', [UnpaidOrderGuard::class, 'allowCancel'], 10, 2);
-        add_action(Poller::HOOK, [Poller::class, 'run']);
-        add_filter('cron_schedules', [Poller::class, 'cronSchedules']);
-        add_action('action_scheduler_init', [Poller::class, 'ensureScheduled']);
-        add_action('admin_enqueue_scripts', [SettingsScript::class, 'enqueue']);
-        // Every way the settings are written is checked by the kernel's rules: the form (Gateway), the REST API, update_option.
-        add_filter('rest_request_before_callbacks', [RestSettings::class, 'refuseInvalid'], 10, 3);
-        add_filter('woocommerce_gateway_' . Gateway::ID . '_settings_values', [RestSettings::class, 'canonicalValues']);
-        add_filter('pre_update_option_' . SettingsGuard::OPTION, [SettingsGuard::class, 'keepValidSettings'], 10, 2);
-        add_action('admin_notices', [ConfigurationNotice::class, 'render']);
-        // The order screen's box (HPOS and legacy screens) and its "Check payment now".
-        add_action('add_meta_boxes', [OrderPanel::class, 'register'], 10, 2);
-        add_action('admin_post_' . OrderPanel::CHECK_ACTION, [OrderPanel::class, 'handleCheck']);
-        add_action('admin_notices', [OrderPanel::class, 'showOutcome']);
-        add_filter('plugin_action_links_' . plugin_basename(CRYPTOCHECKOUT_WC_FILE), [self::class, 'actionLinks']);
-    }
-
-    public static function declareCompatibility(): void
-    {
-        if (class_exists(FeaturesUtil::class)) {
+        add_action('before_woocommerce_init', static function (): void {
             FeaturesUtil::declare_compatibility('custom_order_tables', CRYPTOCHECKOUT_WC_FILE, true);
             FeaturesUtil::declare_compatibility('cart_checkout_blocks', CRYPTOCHECKOUT_WC_FILE, true);
-        }
+        });
+        add_action('plugins_loaded', [self::class, 'boot']);
+        add_action('init', [self::class, 'loadTextDomain']);
     }
 
     public static function loadTextDomain(): void
     {
-        load_plugin_textdomain('cryptocheckout-for-woocommerce', false, dirname(plugin_basename(CRYPTOCHECKOUT_WC_FILE)) . '/languages');
+        load_plugin_textdomain(Kernel::TEXT_DOMAIN, false, dirname(plugin_basename(CRYPTOCHECKOUT_WC_FILE)) . '/languages');
     }
 
-    /**
-     * @param array<int, string|object> $gateways
-     * @return array<int, string|object>
-     */
-    public static function addGateway($gateways): array
+    public static function boot(): void
     {
-        $gateways = is_array($gateways) ? $gateways : [];
-        $gateways[] = Gateway::class;
-        return $gateways;
-    }
-
-    /** @param object $registry Automattic\WooCommerce\Blocks\Payments\PaymentMethodRegistry */
-    public static function registerBlocksMethod($registry): void
-    {
-        $registry->register(new PaymentMethod());
-    }
-
-    /**
-     * @param array<string, string> $links
-     * @return array<string, string>
-     */
-    public static function actionLinks($links): array
-    {
-        $links = is_array($links) ? $links : [];
-        $url = admin_url('admin.php?page=wc-settings&tab=checkout&section=' . Gateway::ID);
-        array_unshift($links, '<a href="' . esc_url($url) . '">' . esc_html__('Settings', 'cryptocheckout-for-woocommerce') . '</a>');
-        return $links;
-    }
-
-    public static function missingWooCommerceNotice(): void
-    {
-        echo '<div class="notice notice-error"><p>' . esc_html__('Crypto Checkout for WooCommerce needs WooCommerce to be installed and active.', 'cryptocheckout-for-woocommerce') . '</p></div>';
+        if (!class_exists('WC_Payment_Gateway')) {
+            return;
+        }
+        add_filter('woocommerce_payment_gateways', static fn ($gateways): array => array_merge(is_array($gateways) ? $gateways : [], [Gateway::class]));
+        add_action('woocommerce_blocks_payment_method_type_registration', static fn ($registry) => $registry->register(new PaymentMethod()));
+        // The upgrade from order meta to the kernel's ledger, once Action Scheduler is ready (init 1).
+        add_action('init', [LegacyImport::class, 'upgrade'], 20);
+        add_action(LegacyImport::HOOK, [LegacyImport::class, 'importBatch']);
+        add_action('admin_notices', [LegacyImport::class, 'notice']);
+        // The webhook, the buyer's status endpoint and order-received page, and the poll.
+        add_action('rest_api_init', [Endpoints::class, 'registerRoutes']);
+        add_filter('rest_request_before_callbacks', [Endpoints::class, 'letWebhookRefuse'], 10, 3);
+        add_filter('rest_post_dispatch', [Endpoints::class, 'allowHeader'], 20, 3);
+        add_action('woocommerce_api_' . Gateway::ID, [Endpoints::class, 'legacyWebhook']);
+        add_action('woocommerce_thankyou', [Endpoints::class, 'orderReceived'], 5);
+        add_action(self::POLL_HOOK, static fn () => Kernel::get()->poll());
+        add_action('action_scheduler_init', [self::class, 'schedulePoll']);
+        // WooCommerce's own writes that must not undo the kernel's.
+        add_filter('woocommerce_cancel_unpaid_order', [OrderGuard::class, 'allowUnpaidCancel'], 10, 2);
+        add_action('woocommerce_before_order_object_save', [OrderGuard::class, 'beforeSave'], 1);
+        add_action('woocommerce_hpos_post_record_migrated_on_read', [OrderGuard::class, 'afterSyncOnRead'], 1);
+        // The settings, by the kernel's rules whichever way they are written: the form (Gateway), the REST API, update_option.
+        add_action('admin_enqueue_scripts', [Assets::class, 'enqueueSettingsScript']);
+        add_filter('rest_request_before_callbacks', [Settings::class, 'refuseInvalidRestWrite'], 10, 3);
+        add_filter('pre_update_option_' . Settings::OPTION, [Settings::class, 'keepValidSettings'], 10, 2);
+        add_action('admin_notices', [Settings::class, 'configurationNotice']);
+        // The order screen's box (HPOS and legacy screens) and its "Check payment now".
+        add_action('add_meta_boxes', [OrderPanel::class, 'register'], 10, 2);
+        add_action('admin_post_' . OrderPanel::CHECK_ACTION, [OrderPanel::class, 'handleCheck']);
+        add_action('admin_notices', [OrderPanel::class, 'showOutcome']);
+        add_filter('plugin_action_links_' . plugin_basename(CRYPTOCHECKOUT_WC_FILE), static function ($links): array {
+            $url = admin_url('admin.php?page=wc-settings&tab=checkout&section=' . Gateway::ID);
+            return array_merge(['<a href="' . esc_url($url) . '">' . esc_html__('Settings', 'cryptocheckout-for-woocommerce') . '</a>'], is_array($links) ? $links : []);
+        });
     }
 
     /** Where the service sends transaction.settled; the cryptocheckout_wc_webhook_url filter can move it (e.g. behind a proxy). */
     public static function webhookUrl(): string
     {
-        return (string) apply_filters('cryptocheckout_wc_webhook_url', rest_url(WebhookController::REST_NAMESPACE . WebhookController::REST_ROUTE));
+        return (string) apply_filters('cryptocheckout_wc_webhook_url', rest_url(Endpoints::REST_NAMESPACE . Endpoints::WEBHOOK_ROUTE));
     }
 
+    /** action_scheduler_init and activation: the recurring poll, once. */
+    public static function schedulePoll(): void
+    {
+        if (function_exists('as_next_scheduled_action') && as_next_scheduled_action(self::POLL_HOOK, [], self::GROUP) === false) {
+            as_schedule_recurring_action(time() + 60, PollPolicy::INTERVAL_SECONDS, self::POLL_HOOK, [], self::GROUP, true);
+        }
+    }
+
+    /** Activation; an upgrade that could not import every order runs again. */
     public static function activate(): void
     {
-        if (function_exists('as_next_scheduled_action') || function_exists('wp_next_scheduled')) {
-            Poller::ensureScheduled();
+        if (get_option(LegacyImport::OPTION) === 'failed') {
+            delete_option(LegacyImport::OPTION);
         }
+        self::schedulePoll();
     }
 
     public static function deactivate(): void
     {
-        Poller::unschedule();
+        if (function_exists('as_unschedule_all_actions')) {
+            as_unschedule_all_actions(self::POLL_HOOK, [], self::GROUP);
+        }
     }
 }

@@ -114,7 +114,7 @@ describe('a crypto order in WordPress on PHP 8.3', { timeout: 60_000 }, () => {
       await runScheduledPoll();
       let order = await viewOrder(placed.order_id);
       expect(order.status).toBe('on-hold');
-      expect(order.meta.hold_reason).toBe('underpaid');
+      expect(order.recorded_state).toBe('underpaid');
       expect(order.stock).toBe(0);
       expect(count(order.notes, 'Stock levels reduced')).toBe(1);
       expect(await held()).toBe(0);
@@ -180,7 +180,7 @@ describe('a crypto order in WordPress on PHP 8.3', { timeout: 60_000 }, () => {
       await shop.service.pay(order.checkouts[0]?.transaction_code as string, 'full');
       await waitForStatus(placed.order_id, 'processing');
       order = await viewOrder(placed.order_id);
-      expect(order.meta.hold_reason).toBeUndefined();
+      expect(order.recorded_state).toBe('paid');
       expect(count(order.notes, 'Order status changed from Pending payment to Processing')).toBe(1);
     });
 

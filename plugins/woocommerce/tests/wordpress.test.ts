@@ -137,10 +137,10 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
       $_GET['section'] = 'cryptocheckout';
       $gateway = WC()->payment_gateways()->payment_gateways()['cryptocheckout'];
       $fields = $gateway->get_form_fields();
-      \\CryptoCheckout\\WooCommerce\\Admin\\SettingsScript::enqueue('woocommerce_page_wc-settings');
+      \\CryptoCheckout\\WooCommerce\\Helper\\Assets::enqueueSettingsScript('woocommerce_page_wc-settings');
       $anonymous = wp_script_is('cryptocheckout-admin-settings', 'enqueued');
       wp_set_current_user(1);
-      \\CryptoCheckout\\WooCommerce\\Admin\\SettingsScript::enqueue('woocommerce_page_wc-settings');
+      \\CryptoCheckout\\WooCommerce\\Helper\\Assets::enqueueSettingsScript('woocommerce_page_wc-settings');
       $script = wp_script_is('cryptocheckout-admin-settings', 'enqueued') ? wp_scripts()->registered['cryptocheckout-admin-settings'] : null;
       echo json_encode([
         'html' => $gateway->generate_settings_html($fields, false) . json_encode([$fields['wallet_network']['default'], $fields['wallet_currency']['default']]),
@@ -192,38 +192,24 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
   });
 
   describe('order claim', () => {
-    it('is a compare-and-swap through the database: one caller wins each swap, a stale expectation loses', async () => {
+    it("is a compare-and-swap through the site's database: one caller wins, a live claim holds the order, a released or lapsed one is taken", async () => {
       const result = await shop.wp.json(`
-      $claims = new \\CryptoCheckout\\WooCommerce\\Order\\ClaimStore();
-      $steps = [
-        $claims->swap('900', null, 'a|x|1|first'),
-        $claims->swap('900', null, 'a|x|1|second'),
-        $claims->read('900'),
-        $claims->swap('900', 'a|x|1|second', 'b|x|2|third'),
-        $claims->swap('900', 'a|x|1|first', 'b|x|2|third'),
-        $claims->read('900'),
-        $claims->swap('900', 'a|x|1|first', null),
-        $claims->swap('900', 'b|x|2|third', null),
-        $claims->read('900'),
-        $claims->swap('900', null, null),
-      ];
+      $ledger = \\CryptoCheckout\\WooCommerce\\Helper\\Kernel::get()->ledger();
+      $now = time();
+      $first = $ledger->claim('900', 'run', 'a', $now);
+      $second = $ledger->claim('900', 'run', 'b', $now);
+      $held = $ledger->isClaimed('900', $now);
+      $ledger->release(new \\CryptoCheckout\\WooCommerce\\Vendor\\Client\\Kernel\\Claim('900', 'not-the-holder', 'run', 'b', $now + 60));
+      $stillHeld = $ledger->isClaimed('900', $now);
+      $ledger->release($first);
+      $free = !$ledger->isClaimed('900', $now);
+      $third = $ledger->claim('900', 'run', 'c', $now);
+      $lapsed = $ledger->claim('900', 'run', 'd', $now + 61);
       global $wpdb;
-      $steps[] = $wpdb->get_var("SELECT COUNT(*) FROM {$wpdb->options} WHERE option_name LIKE 'cryptocheckout_claim_%'");
-      echo json_encode($steps);
+      echo json_encode([$first !== null, $second === null, $held, $stillHeld, $free, $third !== null, $lapsed !== null ? $lapsed->tookOver : null,
+        (int) $wpdb->get_var("SELECT COUNT(*) FROM {$wpdb->prefix}cryptocheckout_orders WHERE order_id = '900'")]);
     `);
-      expect(result).toEqual([
-        true,
-        false,
-        'a|x|1|first',
-        false,
-        true,
-        'b|x|2|third',
-        false,
-        true,
-        null,
-        true,
-        '0',
-      ]);
+      expect(result).toEqual([true, true, true, true, true, true, 'run c', 1]);
     });
   });
 
@@ -240,7 +226,6 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
       code = order.checkouts[0]?.transaction_code ?? '';
       expect(placed.result.redirect).toBe(`${shop.service.url}/pay/${code}`);
       expect(order.status).toBe('pending');
-      expect(order.codes).toEqual([code]);
       expect(order.checkouts).toEqual([
         expect.objectContaining({
           checkout_url: `${shop.service.url}/pay/${code}`,
@@ -275,8 +260,7 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
         result: { result: 'success', redirect: `${shop.service.url}/pay/${code}` },
       });
       const order = await viewOrder(orderId);
-      expect(order.codes).toEqual([code]);
-      expect(order.checkouts).toHaveLength(1);
+      expect(order.checkouts.map((checkout) => checkout.transaction_code)).toEqual([code]);
       expect(count(order.notes, 'created for')).toBe(1);
       expect(order.stock).toBe(100);
     });
@@ -337,11 +321,12 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
         resolution: 'booked',
       });
       expect(order.stock).toBe(98);
-      // Nothing is left to watch, and no claim is left behind.
-      expect(order.meta.poll_due).toBeUndefined();
+      // No claim is left behind.
       expect(
-        await shop.wp.json(`echo json_encode(get_option('cryptocheckout_claim_${orderId}', 'none'));`),
-      ).toBe('none');
+        await shop.wp.json(
+          `echo json_encode(\\CryptoCheckout\\WooCommerce\\Helper\\Kernel::get()->ledger()->isClaimed('${orderId}', time()));`,
+        ),
+      ).toBe(false);
       // The service's own delivery was answered with 2xx.
       await shop.waitForDeliveryAnswer(code, 200);
     });
@@ -392,7 +377,7 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
       await runScheduledPoll();
       let order = await viewOrder(placed.order_id);
       expect(order.status).toBe('on-hold');
-      expect(order.meta.hold_reason).toBe('underpaid');
+      expect(order.recorded_state).toBe('underpaid');
       expect(
         order.notes.some((note) => /received [\d.]+ USD of [\d.]+ USD; [\d.]+ USD is still due/.test(note)),
       ).toBe(true);
@@ -402,7 +387,7 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
       await shop.service.pay(code, 'full');
       await waitForStatus(placed.order_id, 'processing');
       order = await viewOrder(placed.order_id);
-      expect(order.meta.hold_reason).toBeUndefined();
+      expect(order.recorded_state).toBe('paid');
     });
 
     it('an expired checkout cancels the order and restores its stock; a late payment then puts it on hold', async () => {
@@ -427,7 +412,7 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
       expect(await shop.service.transaction(code)).toMatchObject({ status: 'settled', late: true });
       await waitForStatus(orderId, 'on-hold');
       order = await viewOrder(orderId);
-      expect(order.meta.hold_reason).toBe('late_payment');
+      expect(order.recorded_state).toBe('late_payment_review');
       expect(order.notes.some((note) => note.includes('after the order was cancelled. Review it'))).toBe(
         true,
       );
@@ -499,7 +484,6 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
       const second = order.checkouts[0]?.transaction_code as string;
       expect(second).not.toBe(first);
       expect(again.result.redirect).toBe(`${shop.service.url}/pay/${second}`);
-      expect(order.codes).toEqual([first, second]);
       expect(order.checkouts.map((checkout) => [checkout.transaction_code, checkout.fiat_amount])).toEqual([
         [second, '24.00'],
         [first, '20.00'],
@@ -510,7 +494,7 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
       await shop.service.pay(first, 'full');
       await waitForStatus(orderId, 'on-hold');
       order = await viewOrder(orderId);
-      expect(order.meta.hold_reason).toBe('late_payment');
+      expect(order.recorded_state).toBe('late_payment_review');
       expect(order.transaction_id).toBe('');
       expect(count(order.notes, `transaction ${first} settled`)).toBe(1);
       expect(count(order.notes, `now asks 24.00 EUR (transaction ${second})`)).toBe(1);
@@ -541,7 +525,7 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
       );
     }, 60_000);
 
-    it('an order of the previous version (one code in the old metas) is still found and reconciled', async () => {
+    it('an order of the version before the kernel (one code in the old metas) is imported by the upgrade, found and reconciled', async () => {
       /** An order as version 0.1.0 left it: its one checkout in separate metas, the code as transaction id. */
       const legacyOrder = async (amount: string, webhookUrl: string) => {
         const id = await shop.wp.json<number>(
@@ -586,6 +570,8 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
         `${shop.wp.url}/index.php?rest_route=/cryptocheckout/v1/webhook`,
       );
       const byPoll = await legacyOrder('13.00', 'http://127.0.0.1:9/lost');
+      // The plugin is upgraded over them: the next request imports them into the ledger.
+      await shop.wp.run(`delete_option('cryptocheckout_wc_ledger');`);
       expect((await viewOrder(byWebhook.id)).checkouts).toEqual([
         expect.objectContaining({
           transaction_code: byWebhook.code,
@@ -618,7 +604,7 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
       );
       const order = await viewOrder(placed.order_id);
       expect(order.status).toBe('pending');
-      expect(order.codes).toEqual([]);
+      expect(order.checkouts).toEqual([]);
       expect(shop.wp.log()).toMatch(
         new RegExp(`ERROR Order ${placed.order_id}: the checkout could not be created: .*NetworkException`),
       );
@@ -703,9 +689,9 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
   });
 
   describe('the scheduled poll', () => {
-    it('selects the due checkouts as PollPolicy::select does, in the query, and lets resolved ones go', async () => {
+    it("selects the due checkouts as PollPolicy::select does, in the ledger's query on the site's database, and lets resolved ones go", async () => {
       const result = await shop.wp.json<{
-        port: string[][];
+        query: string[][];
         reference: string[][];
         batch: string[][];
         after: string[][];
@@ -713,12 +699,12 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
       use CryptoCheckout\\WooCommerce\\Helper\\Kernel;
       use CryptoCheckout\\WooCommerce\\Vendor\\Client\\Kernel\\PollPolicy;
       use CryptoCheckout\\WooCommerce\\Vendor\\Client\\Kernel\\StoredCheckout;
-      $port = Kernel::port();
+      $ledger = Kernel::get()->ledger();
       // Far enough ahead that no other order of this site is still watched.
       $now = time() + 40 * DAY_IN_SECONDS;
       $entries = [];
       $orders = [];
-      $add = static function (string $name, array $checkouts) use ($port, &$entries, &$orders): void {
+      $add = static function (string $name, array $checkouts) use ($ledger, &$entries, &$orders): void {
         $order = new WC_Order();
         $order->set_currency('EUR');
         $order->set_total('1.00');
@@ -726,8 +712,7 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
         $orders[$name] = $id;
         foreach ($checkouts as $i => $fields) {
           $checkout = StoredCheckout::fromArray($fields + ['transaction_code' => 'poll-' . $name . '-' . $i, 'service_url' => 'http://127.0.0.1:9', 'fiat_amount' => '1.00', 'fiat_currency' => 'EUR']);
-          $port->addCheckout($id, $checkout);
-          $port->recordCheck($id, $checkout);
+          $ledger->add($id, $checkout);
           $entries[] = [$id, $checkout];
         }
       };
@@ -740,7 +725,9 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
       $add('late-checked-11-min-ago', [['created_at' => $now - 7200, 'expires_at' => $now - 3600, 'checked_at' => $now - 660]]);
       $add('expired-while-checked', [['created_at' => $now - 3600, 'expires_at' => $now - 30, 'checked_at' => $now - 120]]);
       $add('past-watch', [['created_at' => $now - 3 * DAY_IN_SECONDS, 'expires_at' => $now - 3 * DAY_IN_SECONDS + 3600, 'checked_at' => $now - 7200]]);
-      $add('resolved', [['created_at' => $now - 900, 'expires_at' => $open, 'resolution' => 'booked']]);
+      $add('booked-seen', [['created_at' => $now - 900, 'expires_at' => $open, 'checked_at' => $now - 600, 'resolution' => 'booked', 'confirmed_at' => $now - 600]]);
+      // Booked and never checked (imported from 0.1.0): looked at once.
+      $add('booked-unchecked', [['created_at' => $now - 500, 'expires_at' => $open, 'resolution' => 'booked']]);
       $add('two-both-due', [
         ['created_at' => $now - 5000, 'expires_at' => $now - 1400, 'checked_at' => $now - 1200],
         ['created_at' => $now - 2000, 'expires_at' => $open, 'checked_at' => $now - 100],
@@ -753,36 +740,33 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
       $named = static function (array $pairs) use ($names): array {
         return array_map(static function (array $pair) use ($names): array { return [$names[$pair[0]], $pair[1]]; }, $pairs);
       };
-      $policy = Kernel::policy();
+      $policy = new PollPolicy();
       $result = [
-        'port' => $named($port->dueCheckouts($policy, $now)),
+        'query' => $named($ledger->due($policy, $now)),
         'reference' => $named($policy->select($entries, $now)),
-        'batch' => $named($port->dueCheckouts(new PollPolicy(3), $now)),
+        'batch' => $named($ledger->due(new PollPolicy(3), $now)),
       ];
       // Resolved checkouts leave the poll.
       foreach ($entries as [$id, $checkout]) {
         $checkout->resolution = StoredCheckout::RESOLUTION_FLAGGED;
-        $port->recordApplied($id, $checkout);
+        $ledger->record($id, $checkout);
       }
-      $result['after'] = $named($port->dueCheckouts($policy, $now));
+      $result['after'] = $named($ledger->due($policy, $now));
       echo json_encode($result);
     `);
-      const byCode = (pairs: string[][]) =>
-        [...pairs].sort((a, b) => String(a[1]).localeCompare(String(b[1])));
-      expect(byCode(result.port)).toEqual(byCode(result.reference));
-      expect(result.port.map(([order]) => order)).toEqual([
+      expect(result.query).toEqual(result.reference);
+      expect(result.query.map(([order]) => order)).toEqual([
         'never-new',
+        'booked-unchecked',
         'never-old',
-        'two-both-due',
         'two-both-due',
         'late-checked-11-min-ago',
         'two-one-due',
         'open-checked-long-ago',
+        'expired-while-checked',
+        'two-both-due',
       ]);
-      // Orders with one checkout come in the reference's order.
-      const single = (pairs: string[][]) => pairs.filter(([order]) => !String(order).startsWith('two-'));
-      expect(single(result.port)).toEqual(single(result.reference));
-      expect(result.batch).toEqual(result.port.slice(0, 3));
+      expect(result.batch).toEqual(result.query.slice(0, 3));
       expect(result.after).toEqual([]);
     });
 
@@ -798,8 +782,8 @@ describe.each(['7.4', '8.3'] as const)('WordPress on PHP %s', (php) => {
       await runScheduledPoll();
       await runScheduledPoll();
       const unchecked = await shop.wp.json<number>(`
-        $port = \\CryptoCheckout\\WooCommerce\\Helper\\Kernel::port();
-        echo json_encode(count(array_filter(json_decode(${lit(JSON.stringify(stale))}), static function ($id) use ($port) { return $port->checkouts((string) $id)[0]->checkedAt === null; })));
+        $kernel = \\CryptoCheckout\\WooCommerce\\Helper\\Kernel::get();
+        echo json_encode(count(array_filter(json_decode(${lit(JSON.stringify(stale))}), static function ($id) use ($kernel) { return $kernel->checkouts((string) $id)[0]->checkedAt === null; })));
       `);
       expect(unchecked).toBe(0);
 

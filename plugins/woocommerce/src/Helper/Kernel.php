@@ -6,15 +6,17 @@ namespace CryptoCheckout\WooCommerce\Helper;
 
 defined('ABSPATH') || exit;
 
-use CryptoCheckout\WooCommerce\Order\CheckoutStore;
-use CryptoCheckout\WooCommerce\Order\ClaimStore;
+use CryptoCheckout\WooCommerce\Order\LegacyImport;
 use CryptoCheckout\WooCommerce\Order\WooCommerceOrderPort;
-use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\CheckoutOpener;
-use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\PollPolicy;
-use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\Runner;
-use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\WebhookHandler;
+use CryptoCheckout\WooCommerce\Order\WpdbSqlPort;
+use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\Kernel as PluginKernel;
 
-/** The plugin kernel wired over WooCommerce: one place builds the port and what runs on it. */
+/**
+ * The one place the plugin kernel is assembled over WooCommerce: the order port, the ledger on the
+ * site's database, the WordPress HTTP API, the site's translations and the public endpoints' limits
+ * (filters cryptocheckout_wc_webhook_rate_limit, cryptocheckout_wc_status_rate_limit: requests a
+ * minute, 0 for none). Every entry point calls one method of what get() returns.
+ */
 final class Kernel
 {
     public const TEXT_DOMAIN = 'cryptocheckout-for-woocommerce';
@@ -23,38 +25,36 @@ final class Kernel
     {
     }
 
-    /** The poll's policy; the port's poll index is computed with the same one. */
-    public static function policy(): PollPolicy
+    /** The kernel; with an order id, for that order: its status limit, its records of 0.1.0 imported first (LegacyImport). */
+    public static function get(string $orderId = ''): PluginKernel
     {
-        return new PollPolicy();
+        $settings = get_option('woocommerce_cryptocheckout_settings', []);
+        $debug = is_array($settings) && ($settings['debug'] ?? 'no') === 'yes';
+        $kernel = (new PluginKernel(new WooCommerceOrderPort($debug), new WpdbSqlPort(), new WordPressTransport(), [self::class, 'translate']))->withLimits(
+            (int) apply_filters('cryptocheckout_wc_webhook_rate_limit', PluginKernel::WEBHOOK_LIMIT),
+            (int) apply_filters('cryptocheckout_wc_status_rate_limit', PluginKernel::STATUS_LIMIT, $orderId)
+        );
+        if ($orderId !== '') {
+            LegacyImport::importOnDemand($kernel, $orderId);
+        }
+        return $kernel;
     }
 
-    public static function port(): WooCommerceOrderPort
+    /** A line in the plugin's log (WooCommerce > Status > Logs, source "cryptocheckout"). @param array<string, scalar|null> $context */
+    public static function log(string $level, string $message, array $context = []): void
     {
-        return new WooCommerceOrderPort(new CheckoutStore(self::policy()), new ClaimStore(), Logger::fromSettings());
+        self::get()->orders()->log($level, $message, $context);
     }
 
-    public static function runner(WooCommerceOrderPort $port): Runner
+    /** The visitor's IP for the limits: REMOTE_ADDR, or the cryptocheckout_wc_client_ip filter's (behind a proxy). */
+    public static function clientIp(): string
     {
-        return new Runner($port, [ClientFactory::class, 'forOrigin']);
+        $address = isset($_SERVER['REMOTE_ADDR']) ? sanitize_text_field(wp_unslash((string) $_SERVER['REMOTE_ADDR'])) : '';
+        $address = (string) apply_filters('cryptocheckout_wc_client_ip', $address);
+        return filter_var($address, FILTER_VALIDATE_IP) !== false ? $address : 'unknown';
     }
 
-    public static function webhooks(WooCommerceOrderPort $port): WebhookHandler
-    {
-        return new WebhookHandler($port, self::runner($port));
-    }
-
-    public static function opener(WooCommerceOrderPort $port): CheckoutOpener
-    {
-        return new CheckoutOpener($port, self::runner($port), [ClientFactory::class, 'forOrigin']);
-    }
-
-    /**
-     * The kernel's English texts through WordPress' translations (they are listed in the plugin's
-     * .pot), then their %placeholders% filled in.
-     *
-     * @param array<string, string> $parameters
-     */
+    /** The kernel's English texts (listed in languages/*.pot) through WordPress' translations. @param array<string, string> $parameters */
     public static function translate(string $text, array $parameters = []): string
     {
         // phpcs:ignore WordPress.WP.I18n.NonSingularStringLiteralText -- the kernel's fixed texts, listed in languages/*.pot

@@ -17,7 +17,7 @@ export const lit = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/
 /** How many notes contain the text. */
 export const count = (notes: string[], text: string) => notes.filter((note) => note.includes(text)).length;
 
-/** A checkout as the port stores it (StoredCheckout::toArray()). */
+/** A checkout as the kernel's ledger keeps it (StoredCheckout::toArray()). */
 export interface CheckoutView {
   transaction_code: string;
   checkout_url: string;
@@ -35,18 +35,18 @@ export interface CheckoutView {
   received_usd: string | null;
   applied_action: string | null;
   resolution: string | null;
+  notified: string | null;
+  confirmed_at: number | null;
 }
 
 export interface OrderView {
   status: string;
   payment_method: string;
   payment_method_title: string;
-  /** The plugin's single-row metas, without the `_cryptocheckout_` prefix. */
-  meta: Record<string, string>;
-  /** Every `_cryptocheckout_transaction_code` row. */
-  codes: string[];
-  /** Newest first. */
+  /** Newest first, from the kernel's ledger. */
   checkouts: CheckoutView[];
+  /** The state the kernel last moved the order to (the ledger's record), or null. */
+  recorded_state: string | null;
   notes: string[];
   transaction_id: string;
   date_paid: number | null;
@@ -143,16 +143,11 @@ export function useShop(options: { php?: '7.4' | '8.3'; workers?: number } = {})
     async viewOrder(id) {
       return shop.wp.json<OrderView>(`
         $order = wc_get_order(${id});
-        $meta = [];
-        $codes = [];
-        foreach ($order->get_meta_data() as $row) {
-          if ($row->key === '_cryptocheckout_transaction_code') { $codes[] = $row->value; }
-          elseif (strpos($row->key, '_cryptocheckout_') === 0) { $meta[substr($row->key, 16)] = (string) $row->value; }
-        }
-        $checkouts = array_map(static function ($checkout) { return $checkout->toArray(); }, \\CryptoCheckout\\WooCommerce\\Helper\\Kernel::port()->checkouts('${id}'));
+        $kernel = \\CryptoCheckout\\WooCommerce\\Helper\\Kernel::get();
+        $checkouts = array_map(static function ($checkout) { return $checkout->toArray(); }, $kernel->checkouts('${id}'));
         $paid = $order->get_date_paid();
         $product = wc_get_product(${shop.productId});
-        echo json_encode(['status' => $order->get_status(), 'payment_method' => $order->get_payment_method(), 'payment_method_title' => $order->get_payment_method_title(), 'meta' => $meta, 'codes' => $codes, 'checkouts' => $checkouts, 'notes' => wc_harness_order_notes(${id}), 'transaction_id' => $order->get_transaction_id(), 'date_paid' => $paid ? $paid->getTimestamp() : null, 'stock' => $product ? $product->get_stock_quantity() : null]);
+        echo json_encode(['status' => $order->get_status(), 'payment_method' => $order->get_payment_method(), 'payment_method_title' => $order->get_payment_method_title(), 'checkouts' => $checkouts, 'recorded_state' => $kernel->ledger()->recordedState('${id}'), 'notes' => wc_harness_order_notes(${id}), 'transaction_id' => $order->get_transaction_id(), 'date_paid' => $paid ? $paid->getTimestamp() : null, 'stock' => $product ? $product->get_stock_quantity() : null]);
       `);
     },
     async codeOf(id) {

@@ -48,20 +48,25 @@ export interface WordPressSite {
   dispose(): Promise<void>;
 }
 
+/** WordPress 6.5 as @wp-playground/wordpress-builds ships it, unpacked into `dir`. */
+export function extractWordPress(dir: string): void {
+  const builds = dirname(require.resolve('@wp-playground/wordpress-builds/package.json'));
+  const files = unzipSync(readFileSync(join(builds, 'src', 'wordpress', 'wp-6.5.zip')));
+  for (const [name, data] of Object.entries(files)) {
+    if (name.endsWith('/')) continue;
+    const target = join(dir, name);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, data);
+  }
+}
+
 export async function bootWordPress(
   options: { php?: '7.4' | '8.3'; workers?: number } = {},
 ): Promise<WordPressSite> {
   const pluginDir = await stagedPlugin();
   const root = mkdtempSync(join(tmpdir(), 'cryptocheckout-wp-'));
   const wordpressDir = join(root, 'wordpress');
-  const builds = dirname(require.resolve('@wp-playground/wordpress-builds/package.json'));
-  const files = unzipSync(readFileSync(join(builds, 'src', 'wordpress', 'wp-6.5.zip')));
-  for (const [name, data] of Object.entries(files)) {
-    if (name.endsWith('/')) continue;
-    const target = join(wordpressDir, name);
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, data);
-  }
+  extractWordPress(wordpressDir);
   const contentDir = join(wordpressDir, 'wp-content');
   mkdirSync(join(contentDir, 'mu-plugins'), { recursive: true });
   mkdirSync(join(contentDir, 'plugins', 'woocommerce'), { recursive: true });

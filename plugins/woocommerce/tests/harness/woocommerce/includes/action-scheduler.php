@@ -45,6 +45,11 @@ function as_schedule_single_action($timestamp, $hook, $args = [], $group = '', $
     return $id;
 }
 
+function as_enqueue_async_action($hook, $args = [], $group = '', $unique = false, $priority = 10)
+{
+    return as_schedule_single_action(time(), $hook, $args, $group, $unique, $priority);
+}
+
 function as_next_scheduled_action($hook, $args = null, $group = '')
 {
     foreach (wc_harness_as_actions() as $action) {

@@ -104,14 +104,17 @@ final class ReserveStock
         ]);
     }
 
-    /** The held quantity of a product: unexpired holds of pending or draft orders other than $exclude_order_id (HPOS join). */
+    /** The held quantity of a product: unexpired holds of pending or draft orders other than $exclude_order_id (joined to the authoritative order table). */
     private function get_query_for_reserved_stock($product_id, $exclude_order_id = 0)
     {
         global $wpdb;
+        [$join, $status] = \Automattic\WooCommerce\Utilities\OrderUtil::custom_orders_table_usage_is_enabled()
+            ? [$wpdb->prefix . 'wc_orders orders ON stock_table.order_id = orders.id', 'orders.status']
+            : [$wpdb->posts . ' posts ON stock_table.order_id = posts.ID', 'posts.post_status'];
         $query = $wpdb->prepare(
             'SELECT COALESCE(SUM(stock_table.stock_quantity), 0) FROM ' . self::table() . ' stock_table
-            LEFT JOIN ' . $wpdb->prefix . "wc_orders orders ON stock_table.order_id = orders.id
-            WHERE orders.status IN ('wc-checkout-draft', 'wc-pending')
+            LEFT JOIN ' . $join . "
+            WHERE {$status} IN ('wc-checkout-draft', 'wc-pending')
             AND stock_table.expires > %s
             AND stock_table.product_id = %d
             AND stock_table.order_id != %d",

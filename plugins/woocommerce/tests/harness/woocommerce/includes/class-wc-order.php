@@ -1,13 +1,17 @@
 <?php
 /**
  * Harness (WooCommerce 10.0): WC_Order through the CRUD API, class-wc-order.php and
- * abstract-wc-order.php. Changes are held on the object until save(); save() writes only what
- * changed (OrdersTableDataStore::persist_order_to_db with $only_changes, WC_Data::save_meta_data per
- * meta row), then runs the status transition (hooks woocommerce_order_status_<to>, _<from>_to_<to>,
- * _changed, and the "Order status changed from X to Y." note, prefixed by the caller's note), as
- * WooCommerce does. Meta is a list of rows (WC_Meta_Data): a key may hold several rows
- * (add_meta_data without $unique), update_meta_data() keeps the first row of its key and deletes
- * the others, get_meta($key) reads the first row, get_meta($key, false) all of them.
+ * abstract-wc-order.php. The props as read or last saved are the order's data (get_data()); what
+ * was set since are its changes (get_changes()), held on the object until save(). save() fires
+ * woocommerce_before_order_object_save, writes only what changed (OrdersTableDataStore::
+ * persist_order_to_db with $only_changes, WC_Data::save_meta_data per meta row), fires
+ * woocommerce_after_order_object_save, then runs the status transition set_status() recorded
+ * (hooks woocommerce_order_status_<to>, the "Order status changed from X to Y." note prefixed by
+ * the caller's note, _<from>_to_<to>, _changed), as WooCommerce does. The transition's "from" is the
+ * status the object had when it was read, so an object read before another request changed the
+ * order still writes its own view. Meta is a list of rows (WC_Meta_Data): a key may hold several
+ * rows (add_meta_data without $unique), update_meta_data() keeps the first row of its key and
+ * deletes the others, get_meta($key) reads the first row, get_meta($key, false) all of them.
  */
 
 defined('ABSPATH') || exit;
@@ -26,14 +30,18 @@ class WC_Order
     private string $created_via = '';
     private int $date_created;
     private ?int $date_paid = null;
+    /** When the order was last written (HPOS date_updated_gmt, or the post's post_modified_gmt). */
+    private ?int $date_modified = null;
     /** @var list<WC_Meta_Data> rows as read or added; a row whose value is null is deleted on save */
     private array $meta_data = [];
     /** @var array<string, string> the props as last read or saved, so save() writes only changes */
     private array $saved_props = [];
+    /** @var array<string, string> props set since (WC_Data::$changes): one set back to its saved value stays a change */
+    private array $changes = [];
     /** @var array<int, array{product_id: int, qty: int}> */
     private array $items = [];
-    /** @var array{from: string, to: string, note: string, manual: bool}|null */
-    private ?array $status_transition = null;
+    /** @var array{from: string, to: string, note: string, manual: bool}|false the status change save() announces */
+    protected $status_transition = false;
 
     /** @param int|WC_Order $order */
     public function __construct($order = 0)
@@ -41,30 +49,41 @@ class WC_Order
         $this->date_created = time();
         $id = $order instanceof WC_Order ? $order->get_id() : (int) $order;
         if ($id > 0) {
-            $store = $this->get_data_store();
-            $row = $store->read_row($id);
-            if ($row === null) {
-                throw new Exception('Invalid order.');
-            }
             $this->id = $id;
-            $this->status = substr((string) $row['status'], 0, 3) === 'wc-' ? substr((string) $row['status'], 3) : (string) $row['status'];
-            $this->currency = (string) $row['currency'];
-            $this->total = wc_format_decimal((string) $row['total_amount'], wc_get_price_decimals());
-            $this->payment_method = (string) $row['payment_method'];
-            $this->payment_method_title = (string) $row['payment_method_title'];
-            $this->transaction_id = (string) $row['transaction_id'];
-            $this->order_key = (string) $row['order_key'];
-            $this->created_via = (string) ($row['created_via'] ?? '');
-            $this->date_created = (int) strtotime($row['date_created_gmt'] . ' UTC');
-            $this->date_paid = empty($row['date_paid_gmt']) ? null : (int) strtotime($row['date_paid_gmt'] . ' UTC');
-            foreach ($store->read_meta($id) as $row) {
-                $this->meta_data[] = new WC_Meta_Data($row);
-            }
-            $this->items = $store->read_items($id);
-            $this->saved_props = $this->get_props();
+            $this->get_data_store()->read($this);
         } else {
             $this->order_key = wc_generate_order_key();
         }
+    }
+
+    /**
+     * Harness: the order as the data store read it (no changes, no transition).
+     *
+     * @param array<string, mixed> $record status, currency, total, payment_method, payment_method_title,
+     *     transaction_id, order_key, created_via, date_created, date_paid, date_modified (timestamps)
+     * @param list<array{id: int, key: string, value: mixed}> $meta
+     * @param array<int, array{id: int, product_id: int, qty: int, reduced_stock: int}> $items
+     */
+    public function harness_set_record(array $record, array $meta, array $items): void
+    {
+        $this->status = substr((string) $record['status'], 0, 3) === 'wc-' ? substr((string) $record['status'], 3) : (string) $record['status'];
+        $this->currency = (string) $record['currency'];
+        $this->total = wc_format_decimal((string) $record['total'], wc_get_price_decimals());
+        $this->payment_method = (string) $record['payment_method'];
+        $this->payment_method_title = (string) $record['payment_method_title'];
+        $this->transaction_id = (string) $record['transaction_id'];
+        $this->order_key = (string) $record['order_key'];
+        $this->created_via = (string) $record['created_via'];
+        $this->date_created = (int) $record['date_created'];
+        $this->date_paid = $record['date_paid'] === null ? null : (int) $record['date_paid'];
+        $this->date_modified = $record['date_modified'] === null ? null : (int) $record['date_modified'];
+        $this->meta_data = array_map(static function (array $row) {
+            return new WC_Meta_Data($row);
+        }, $meta);
+        $this->items = $items;
+        $this->saved_props = $this->get_props();
+        $this->changes = [];
+        $this->status_transition = false;
     }
 
     public function get_data_store()
@@ -158,10 +177,37 @@ class WC_Order
         ];
     }
 
+    /** @return WC_DateTime|null */
+    public function get_date_modified($context = 'view')
+    {
+        return $this->date_modified === null ? null : new WC_DateTime('@' . $this->date_modified);
+    }
+
+    /**
+     * The order's data as it was read or last saved (WC_Data::get_data()), whatever was set since.
+     *
+     * @return array<string, mixed> the props, date_paid a WC_DateTime or null
+     */
+    public function get_data()
+    {
+        $data = $this->saved_props;
+        $data['date_paid'] = $data['date_paid'] === '' ? null : new WC_DateTime('@' . $data['date_paid']);
+        return $data;
+    }
+
     /** @return array<string, string> the props changed since they were read or saved (WC_Data::get_changes) */
     public function get_changes(): array
     {
-        return array_diff_assoc($this->get_props(), $this->saved_props);
+        return $this->changes;
+    }
+
+    /** WC_Data::set_prop(): a prop set on a stored order is a change when it differs, or was changed already. */
+    private function note_change(string $prop): void
+    {
+        $value = $this->get_props()[$prop];
+        if ($this->id > 0 && ($value !== ($this->saved_props[$prop] ?? null) || array_key_exists($prop, $this->changes))) {
+            $this->changes[$prop] = $value;
+        }
     }
 
     /** @return array<int, array{product_id: int, qty: int}> harness: the line items (product and quantity) */
@@ -173,36 +219,45 @@ class WC_Order
     public function set_currency($value)
     {
         $this->currency = strtoupper((string) $value);
+        $this->note_change('currency');
     }
 
     public function set_total($value)
     {
         $this->total = wc_format_decimal((string) $value, wc_get_price_decimals());
+        $this->note_change('total');
     }
 
     public function set_payment_method($payment_method = '')
     {
         if (is_object($payment_method)) {
             $this->payment_method = (string) $payment_method->id;
-            $this->payment_method_title = (string) $payment_method->get_title();
-            return;
+            $this->set_payment_method_title((string) $payment_method->get_title());
+        } else {
+            $this->payment_method = (string) $payment_method;
         }
-        $this->payment_method = (string) $payment_method;
+        $this->note_change('payment_method');
     }
 
     public function set_payment_method_title($value)
     {
         $this->payment_method_title = (string) $value;
+        $this->note_change('payment_method_title');
     }
 
     public function set_transaction_id($value)
     {
         $this->transaction_id = (string) $value;
+        $this->note_change('transaction_id');
     }
 
     public function set_date_paid($date = null)
     {
-        $this->date_paid = $date === null ? null : (is_numeric($date) ? (int) $date : (int) strtotime((string) $date));
+        if ($date instanceof DateTimeInterface) {
+            $date = $date->getTimestamp();
+        }
+        $this->date_paid = $date === null || $date === '' ? null : (is_numeric($date) ? (int) $date : (int) strtotime((string) $date));
+        $this->note_change('date_paid');
     }
 
     /** harness: adds a line item (product id and quantity) to a new order */
@@ -219,9 +274,14 @@ class WC_Order
             $new_status = 'pending';
         }
         $this->status = $new_status;
+        $this->note_change('status');
         if ($this->id > 0 && $old_status !== $new_status) {
-            $from = $this->status_transition['from'] ?? $old_status;
-            $this->status_transition = ['from' => $from, 'to' => $new_status, 'note' => (string) $note, 'manual' => (bool) $manual_update];
+            $this->status_transition = [
+                'from' => !empty($this->status_transition['from']) ? $this->status_transition['from'] : $old_status,
+                'to' => $new_status,
+                'note' => (string) $note,
+                'manual' => (bool) $manual_update,
+            ];
         }
         return ['from' => $old_status, 'to' => $new_status];
     }
@@ -308,6 +368,12 @@ class WC_Order
         return $value;
     }
 
+    /** @return list<WC_Meta_Data> harness: every meta row, deleted ones included, as save() writes them */
+    public function get_meta_data_rows(): array
+    {
+        return $this->meta_data;
+    }
+
     /** @return list<WC_Meta_Data> every meta row that is not deleted */
     public function get_meta_data()
     {
@@ -375,29 +441,50 @@ class WC_Order
 
     public function save()
     {
+        $store = $this->get_data_store();
+        do_action('woocommerce_before_order_object_save', $this, $store);
         $is_new = $this->id === 0;
-        $this->id = $this->get_data_store()->write($this, $is_new ? $this->get_props() : $this->get_changes(), $this->meta_data);
-        $this->meta_data = $this->get_meta_data();
-        $this->saved_props = $this->get_props();
+        $this->id = $store->write($this, $is_new ? $this->get_props() : $this->get_changes(), $this->meta_data);
+        $this->apply_changes();
         do_action($is_new ? 'woocommerce_new_order' : 'woocommerce_update_order', $this->id, $this);
+        $store->backfill($this->id);
+        unset($GLOBALS['wc_harness_order_cache'][$this->id]);
+        do_action('woocommerce_after_order_object_save', $this, $store);
         $this->status_transition();
         return $this->id;
+    }
+
+    /** WC_Data::apply_changes(): what was set becomes the order's data. */
+    public function apply_changes()
+    {
+        $this->meta_data = $this->get_meta_data();
+        foreach ($this->meta_data as $meta) {
+            $meta->apply_changes();
+        }
+        $this->saved_props = $this->get_props();
+        $this->changes = [];
+    }
+
+    /** Harness: when the data store wrote the order. */
+    public function harness_set_date_modified(int $timestamp): void
+    {
+        $this->date_modified = $timestamp;
     }
 
     protected function status_transition()
     {
         $transition = $this->status_transition;
-        $this->status_transition = null;
-        if ($transition === null) {
+        $this->status_transition = false;
+        if (!$transition) {
             return;
         }
-        do_action('woocommerce_order_status_' . $transition['to'], $this->get_id(), $this);
+        do_action('woocommerce_order_status_' . $transition['to'], $this->get_id(), $this, $transition);
         if ($transition['from'] !== '') {
             /* translators: 1: old order status 2: new order status */
             $transition_note = sprintf(__('Order status changed from %1$s to %2$s.', 'woocommerce'), wc_get_order_status_name($transition['from']), wc_get_order_status_name($transition['to']));
+            $this->add_order_note(trim($transition['note'] . ' ' . $transition_note), 0, $transition['manual']);
             do_action('woocommerce_order_status_' . $transition['from'] . '_to_' . $transition['to'], $this->get_id(), $this);
             do_action('woocommerce_order_status_changed', $this->get_id(), $transition['from'], $transition['to'], $this);
-            $this->add_order_note(trim($transition['note'] . ' ' . $transition_note), 0, $transition['manual']);
         }
     }
 

@@ -8,17 +8,25 @@ function WC()
     return WooCommerce::instance();
 }
 
+/**
+ * WC_Order_Factory::get_order() with the orders cache (OrderCache, on by default): the first read
+ * of an order in a request is kept, and every later call in the request gets a copy of it, until the
+ * order is saved in this request. Another request's write is not seen.
+ */
 function wc_get_order($the_order = false)
 {
     $id = $the_order instanceof WC_Order ? $the_order->get_id() : (int) $the_order;
     if ($id <= 0) {
         return false;
     }
-    try {
-        return new WC_Order($id);
-    } catch (Exception $e) {
-        return false;
+    if (!isset($GLOBALS['wc_harness_order_cache'][$id])) {
+        try {
+            $GLOBALS['wc_harness_order_cache'][$id] = new WC_Order($id);
+        } catch (Exception $e) {
+            return false;
+        }
     }
+    return clone $GLOBALS['wc_harness_order_cache'][$id];
 }
 
 function wc_get_orders($args)

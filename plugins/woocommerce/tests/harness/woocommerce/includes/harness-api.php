@@ -158,3 +158,25 @@ function wc_harness_store_api_cart_updated(int $order_id, string $session_chosen
     $order->save();
     return ['updated' => true, 'payment_method' => $order->get_payment_method(), 'payment_method_title' => $order->get_payment_method_title()];
 }
+
+/** The order as the authoritative storage holds it now (props and meta), JSON-ready: what a request that reads it now sees. */
+function wc_harness_order_record(int $order_id): ?array
+{
+    return (new WC_Order_Data_Store())->record($order_id);
+}
+
+/**
+ * Compatibility mode's race, as it happens between two requests: a backfill that read the order as
+ * $record (from wc_harness_order_record() earlier) and was written after the order's last write, in
+ * the same second ($seconds_before 0) or earlier, leaves that older copy in the posts table.
+ */
+function wc_harness_write_stale_post_copy(int $order_id, array $record, int $seconds_before = 0): void
+{
+    (new WC_Order_Data_Store())->write_stale_post_copy($order_id, $record, $seconds_before);
+}
+
+/** Forgets what this PHP request read (the orders cache, the orders synced on read), as a new request would. */
+function wc_harness_new_request(): void
+{
+    WC_Order_Data_Store::new_request();
+}

@@ -1,7 +1,8 @@
 <?php
 /**
  * Harness (WooCommerce 10.0): Automattic\WooCommerce\Utilities\OrderUtil, the part that says which
- * order storage is authoritative, and the order edit URL. The harness stores orders HPOS-style only, so HPOS is in use.
+ * order storage is authoritative (the option woocommerce_custom_orders_table_enabled), and the order
+ * edit URL.
  */
 
 namespace Automattic\WooCommerce\Utilities;
@@ -12,12 +13,12 @@ final class OrderUtil
 {
     public static function custom_orders_table_usage_is_enabled(): bool
     {
-        return true;
+        return \WC_Order_Data_Store::hpos_enabled();
     }
 
-    /** The HPOS order edit screen's URL. */
+    /** The order edit screen's URL: HPOS's page, or the order post's. */
     public static function get_order_admin_edit_url(int $order_id): string
     {
-        return admin_url('admin.php?page=wc-orders&action=edit&id=' . absint($order_id));
+        return self::custom_orders_table_usage_is_enabled() ? admin_url('admin.php?page=wc-orders&action=edit&id=' . absint($order_id)) : admin_url('post.php?post=' . absint($order_id) . '&action=edit');
     }
 }

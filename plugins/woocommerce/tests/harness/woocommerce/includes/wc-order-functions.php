@@ -79,5 +79,10 @@ function wc_harness_run_cron_event(string $hook): bool
 function wc_harness_age_order(int $order_id, int $minutes): void
 {
     global $wpdb;
-    $wpdb->update($wpdb->prefix . 'wc_orders', ['date_updated_gmt' => gmdate('Y-m-d H:i:s', time() - $minutes * MINUTE_IN_SECONDS)], ['id' => $order_id]);
+    $updated = gmdate('Y-m-d H:i:s', time() - $minutes * MINUTE_IN_SECONDS);
+    if (WC_Order_Data_Store::hpos_enabled()) {
+        $wpdb->update($wpdb->prefix . 'wc_orders', ['date_updated_gmt' => $updated], ['id' => $order_id]);
+    } else {
+        $wpdb->update($wpdb->posts, ['post_modified_gmt' => $updated, 'post_modified' => $updated], ['ID' => $order_id]);
+    }
 }
