@@ -11,21 +11,19 @@
  * @license MIT
  */
 
-use CryptoCheckout\PrestaShop\CheckoutRepository;
-use CryptoCheckout\PrestaShop\ClientFactory;
-use CryptoCheckout\PrestaShop\OrderNotes;
 use CryptoCheckout\PrestaShop\OrderStates;
 use CryptoCheckout\PrestaShop\PrestaShopOrderPort;
-use CryptoCheckout\PrestaShop\ServiceReachability;
+use CryptoCheckout\PrestaShop\PrestaShopSqlPort;
 use CryptoCheckout\PrestaShop\Settings;
 use CryptoCheckout\PrestaShop\Vendor\Client\Exception\CryptoCheckoutException;
-use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\BuyerStatus;
 use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\CheckoutLabels;
-use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\CheckoutOpener;
+use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\Kernel;
+use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\Ledger\Ledger;
+use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\Ledger\LegacyRecords;
 use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\OrderState;
-use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\Runner;
+use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\PollPolicy;
+use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\SettingsRules;
 use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\StatusWidgetMarkup;
-use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\WebhookHandler;
 use CryptoCheckout\PrestaShop\Vendor\Client\Money;
 use CryptoCheckout\PrestaShop\Vendor\Client\Wallet\Networks;
 use PrestaShop\PrestaShop\Core\Payment\PaymentOption;
@@ -35,30 +33,37 @@ if (!defined('_PS_VERSION_')) {
 }
 
 require_once __DIR__ . '/vendor/cryptocheckout-client/autoload.php';
-require_once __DIR__ . '/src/autoload.php';
+// PSR-4 for src/: CryptoCheckout\PrestaShop\Foo is src/Foo.php (the client copy under Vendor\ has its own loader).
+spl_autoload_register(static function ($class) {
+    $prefix = 'CryptoCheckout\\PrestaShop\\';
+    $file = __DIR__ . '/src/' . str_replace('\\', '/', substr($class, strlen($prefix))) . '.php';
+    if (strncmp($class, $prefix, strlen($prefix)) === 0 && is_file($file)) {
+        require $file;
+    }
+});
 
 class Cryptocheckout extends PaymentModule
 {
     /** Hooks the module works through; install() registers them all. */
-    const HOOKS = [
-        'paymentOptions',
-        'displayPaymentReturn',
-        'displayOrderDetail',
-        'displayAdminOrderMainBottom',
-        'actionFrontControllerSetMedia',
-    ];
-
-    /** The oldest PHP the module's classes run on (PHP_VERSION_ID). */
-    const MIN_PHP_VERSION_ID = 70400;
+    const HOOKS = ['paymentOptions', 'displayPaymentReturn', 'displayOrderDetail', 'displayAdminOrderMainBottom', 'actionFrontControllerSetMedia'];
 
     /** Front pages that show the payment status widget. */
     const STATUS_PAGES = ['order-confirmation', 'order-detail', 'guest-tracking'];
+
+    /** The payment step waits at most this long for the service (seconds). */
+    const PAYMENT_STEP_TIMEOUT_SECONDS = 2;
+
+    /** Where released versions kept their checkouts: 1.0.x, 1.1.0 to 1.2.0, and the latter's claim markers. */
+    const LEGACY_TABLES = ['cryptocheckout_transaction', 'cryptocheckout_checkout', 'cryptocheckout_claim'];
+
+    /** @var Kernel|null */
+    private $kernel;
 
     public function __construct()
     {
         $this->name = 'cryptocheckout';
         $this->tab = 'payments_gateways';
-        $this->version = '1.2.0';
+        $this->version = '1.3.0';
         $this->author = 'Crypto Checkout';
         $this->need_instance = 0;
         // PrestaShop 8.0 and 8.1 only: the module has not been run on PrestaShop 9.
@@ -83,18 +88,26 @@ class Cryptocheckout extends PaymentModule
         return true;
     }
 
+    /**
+     * The plugin kernel, built here only, over the order (PrestaShopOrderPort), the ledger in the
+     * shop's database (PrestaShopSqlPort) and the Shop domain's translations (its texts are the
+     * buyer's status and the service check). Every entry point calls one of its methods.
+     * @return Kernel
+     */
+    public function kernel()
+    {
+        return $this->kernel ?? ($this->kernel = new Kernel(new PrestaShopOrderPort($this), new PrestaShopSqlPort(), null, $this->translator('Modules.Cryptocheckout.Shop')));
+    }
+
     public function install()
     {
         // PrestaShop 8.1 runs on PHP 7.2 and 7.3 too; the module's classes need 7.4.
-        if (PHP_VERSION_ID < self::MIN_PHP_VERSION_ID) {
+        if (PHP_VERSION_ID < 70400) {
             $this->_errors[] = $this->trans('Crypto Checkout needs PHP 7.4 or later; this server runs PHP %version%.', ['%version%' => PHP_VERSION], 'Modules.Cryptocheckout.Admin');
 
             return false;
         }
         if (!parent::install() || !$this->registerHook(self::HOOKS)) {
-            return false;
-        }
-        if (!(new CheckoutRepository())->install()) {
             return false;
         }
         foreach (Settings::defaults() as $key => $value) {
@@ -106,28 +119,109 @@ class Cryptocheckout extends PaymentModule
             Configuration::updateValue(Settings::POLL_TOKEN, bin2hex(random_bytes(24)));
         }
 
-        return $this->installOrderStates();
-    }
-
-    /** Creates the module's order states unless they exist (install and upgrades). */
-    public function installOrderStates()
-    {
         return OrderStates::install($this->name, function ($text) {
             return $this->plainText($text, [], 'Modules.Cryptocheckout.Admin');
         });
     }
 
     /**
-     * Keeps the checkouts, claims and settings unless the merchant switched on "Delete data on
-     * uninstall": orders still open when the module is uninstalled or reset get paid and are
-     * found again after a reinstall. The order states are retired (hidden) either way.
+     * PrestaShop's install() enables the module too: the ledger is created here, and turning the
+     * module back on after an upgrade that could not move every checkout (PrestaShop turns it off
+     * then) moves the rest, or keeps it off and says why.
+     */
+    public function enable($force_all = false)
+    {
+        return $this->installLedger() && parent::enable($force_all);
+    }
+
+    /**
+     * Creates the ledger and takes in the checkouts of the released versions' tables, on enable
+     * and on the upgrade to 1.3.0; the tables are dropped once every checkout is in the ledger.
+     * On a failure they stay and the reason is logged and shown (a new try adds nothing twice).
+     */
+    public function installLedger()
+    {
+        $ledger = $this->kernel()->ledger();
+        $sql = new PrestaShopSqlPort();
+        try {
+            $ledger->install();
+            $missing = $this->importLegacyTables($ledger, $sql);
+            if ($missing !== []) {
+                throw new RuntimeException(sprintf('%d checkouts could not be imported (%s)', count($missing), implode(', ', $missing)));
+            }
+            self::dropLegacyTables($sql);
+        } catch (RuntimeException $exception) {
+            $this->kernel()->orders()->log('error', 'Moving the checkouts to the new tables failed: ' . $exception->getMessage());
+            $this->_errors[] = $this->trans('Crypto Checkout could not move its checkouts to its new tables (%error%). Nothing was lost: the old tables are kept. Turn the module on again to retry.', ['%error%' => $exception->getMessage()], 'Modules.Cryptocheckout.Admin');
+
+            return false;
+        }
+
+        return true;
+    }
+
+    /**
+     * Reads the released versions' checkouts into the ledger; what their values mean is the
+     * kernel's LegacyRecords. 1.1.0 to 1.2.0 kept them under the ledger's column names; 1.0.x kept
+     * one row per order with the order's state, dates from date() in the shop's time zone, and no
+     * service URL (the configured one). A 1.0.x row without a code never reached the service.
+     *
+     * @return list<string> the codes not found in the ledger afterwards
+     */
+    private function importLegacyTables(Ledger $ledger, PrestaShopSqlPort $sql)
+    {
+        $rows = static function ($name) use ($sql) {
+            $table = $sql->table($name);
+
+            return $sql->select('SHOW TABLES LIKE ?', [$table]) === [] ? [] : $sql->select('SELECT * FROM ' . $table);
+        };
+        $time = static function ($value) {
+            $time = is_string($value) && strpos($value, '0000-00-00') !== 0 ? strtotime($value) : false;
+
+            return $time === false ? null : $time;
+        };
+        $byOrder = [];
+        foreach ($rows(self::LEGACY_TABLES[1]) as $row) {
+            $byOrder[$row['id_order']][strtolower((string) $row['transaction_code'])] = $row;
+        }
+        foreach ($rows(self::LEGACY_TABLES[0]) as $row) {
+            $code = strtolower(trim((string) $row['transaction_code']));
+            if ($code !== '' && !isset($byOrder[$row['id_order']][$code])) {
+                $legacy = ['transaction_code' => $code, 'service_url' => Settings::get(Settings::SERVICE_URL), 'legacy_state' => $row['state']];
+                $byOrder[$row['id_order']][$code] = $legacy + ['created_at' => $time($row['date_add']), 'checked_at' => $time($row['last_checked'])] + $row;
+            }
+        }
+        $missing = [];
+        foreach ($byOrder as $idOrder => $checkouts) {
+            LegacyRecords::import($ledger, (string) $idOrder, array_values($checkouts), time());
+            foreach (array_keys($checkouts) as $code) {
+                if ($ledger->orderOf((string) $code) === null) {
+                    $missing[] = (string) $code;
+                }
+            }
+        }
+
+        return $missing;
+    }
+
+    private static function dropLegacyTables(PrestaShopSqlPort $sql)
+    {
+        foreach (self::LEGACY_TABLES as $table) {
+            $sql->execute('DROP TABLE IF EXISTS ' . $sql->table($table));
+        }
+    }
+
+    /**
+     * Keeps the ledger and the settings unless "Delete data on uninstall" is on: orders open at an
+     * uninstall or reset are paid and found after a reinstall. The order states are retired.
      */
     public function uninstall()
     {
         OrderStates::uninstall();
         if (Settings::get(Settings::DELETE_DATA_ON_UNINSTALL) === '1') {
-            (new CheckoutRepository())->uninstall();
-            foreach (Settings::ALL_KEYS as $key) {
+            $this->kernel()->ledger()->uninstall();
+            self::dropLegacyTables(new PrestaShopSqlPort());
+            foreach (array_merge(Settings::FORM_KEYS, Settings::OTHER_KEYS) as $key) {
                 Configuration::deleteByName($key);
             }
         }
@@ -139,61 +233,38 @@ class Cryptocheckout extends PaymentModule
 
     public function getContent()
     {
+        $domain = 'Modules.Cryptocheckout.Admin';
         $output = '';
         $values = null;
         if (Tools::isSubmit('submitCryptocheckout')) {
-            if (!$this->isAdminTokenValid()) {
-                return $this->displayError($this->trans('Invalid security token: reload the page and try again.', [], 'Modules.Cryptocheckout.Admin'));
+            $token = (string) Tools::getValue('token', '');
+            if ($token === '' || !hash_equals((string) Tools::getAdminTokenLite('AdminModules'), $token)) {
+                return $this->displayError($this->trans('Invalid security token: reload the page and try again.', [], $domain));
             }
-            $input = [];
-            foreach (Settings::FORM_KEYS as $key) {
-                $input[$key] = Tools::getValue($key, '');
+            $result = Settings::validate(array_map(static function ($key) {
+                return Tools::getValue($key, '');
+            }, array_combine(Settings::FORM_KEYS, Settings::FORM_KEYS)), $this->translator($domain));
+            foreach ($result['errors'] as $message) {
+                $output .= $this->displayError(htmlspecialchars($message, ENT_QUOTES, 'UTF-8'));
             }
-            $result = Settings::validate($input, $this->translator('Modules.Cryptocheckout.Admin'));
-            if ($result['errors']) {
-                foreach ($result['errors'] as $message) {
-                    $output .= $this->displayError(htmlspecialchars($message, ENT_QUOTES, 'UTF-8'));
-                }
-                $values = $result['values'];
-            } else {
+            // A refused save shows what was typed again; a save asks the service at once, and says
+            // whether it answers (the settings are kept either way).
+            $values = $result['errors'] ? $result['values'] : null;
+            if (!$result['errors']) {
                 foreach ($result['values'] as $key => $value) {
                     Configuration::updateValue($key, $value);
                 }
-                $output .= $this->savedMessage($result['values'][Settings::SERVICE_URL]);
+                $url = $result['values'][Settings::SERVICE_URL];
+                $check = $this->kernel()->probe($url, true);
+                $output .= $check['reachable']
+                    ? $this->displayConfirmation($this->trans('Settings updated. The service at %url% answers.', ['%url%' => $url], $domain))
+                    : $this->displayWarning($this->trans('Settings saved, but the service at %url% cannot be reached: %problem% Buyers are not offered crypto payment until it answers.', ['%url%' => $url, '%problem%' => $check['message']], $domain));
             }
         }
-        if (isset($this->context->controller) && method_exists($this->context->controller, 'addJS')) {
-            $this->context->controller->addJS($this->getPathUri() . 'views/js/admin.js');
-        }
+        // The wallet check as the merchant types (AdminModulesController, which shows this page).
+        $this->context->controller->addJS($this->getPathUri() . 'views/js/admin.js');
 
         return $output . $this->renderForm($values) . $this->renderStatusPanel();
-    }
-
-    /**
-     * What the merchant reads after a save: the service is asked at once, and when it does not
-     * answer the settings are kept but the page says so, with the reason, and that buyers do not
-     * see the payment option until it answers.
-     */
-    private function savedMessage($serviceUrl)
-    {
-        $domain = 'Modules.Cryptocheckout.Admin';
-        $check = ServiceReachability::check($serviceUrl, $this->translator($domain));
-        if ($check['reachable']) {
-            return $this->displayConfirmation($this->trans('Settings updated. The service at %url% answers.', ['%url%' => $serviceUrl], $domain));
-        }
-
-        return $this->displayWarning($this->trans(
-            'Settings saved, but the service at %url% cannot be reached: %problem% Buyers are not offered crypto payment until it answers.',
-            ['%url%' => $serviceUrl, '%problem%' => $check['message']],
-            $domain
-        ));
-    }
-
-    private function isAdminTokenValid()
-    {
-        $token = (string) Tools::getValue('token', '');
-
-        return $token !== '' && hash_equals((string) Tools::getAdminTokenLite('AdminModules'), $token);
     }
 
     /** @param array<string, string>|null $submitted values to show again after a refused save */
@@ -208,73 +279,19 @@ class Cryptocheckout extends PaymentModule
             }
         }
         $domain = 'Modules.Cryptocheckout.Admin';
-        $form = [
-            'form' => [
-                'legend' => ['title' => $this->trans('Settings', [], $domain), 'icon' => 'icon-cogs'],
-                'input' => [
-                    [
-                        'type' => 'text',
-                        'label' => $this->trans('Service URL', [], $domain),
-                        'name' => Settings::SERVICE_URL,
-                        'required' => true,
-                        'desc' => $this->trans('Address of your Crypto Checkout service, for example https://pay.example.com.', [], $domain),
-                    ],
-                    [
-                        'type' => 'select',
-                        'label' => $this->trans('Network', [], $domain),
-                        'name' => Settings::NETWORK,
-                        'options' => ['query' => $networks, 'id' => 'id', 'name' => 'name'],
-                    ],
-                    [
-                        'type' => 'select',
-                        'label' => $this->trans('Asset', [], $domain),
-                        'name' => Settings::ASSET,
-                        'options' => ['query' => array_values($assets), 'id' => 'id', 'name' => 'name'],
-                        'desc' => $this->trans('What you receive. USDC is recommended.', [], $domain),
-                    ],
-                    [
-                        'type' => 'text',
-                        'label' => $this->trans('Wallet address', [], $domain),
-                        'name' => Settings::WALLET_ADDRESS,
-                        'required' => true,
-                        'desc' => $this->trans('Your own wallet on the chosen network; payments settle there.', [], $domain),
-                    ],
-                    [
-                        'type' => 'radio',
-                        'label' => $this->trans('Display', [], $domain),
-                        'name' => Settings::DISPLAY_MODE,
-                        'values' => [
-                            ['id' => 'cryptocheckout_mode_redirect', 'value' => Settings::MODE_REDIRECT, 'label' => $this->trans('Redirect to the payment page', [], $domain)],
-                            ['id' => 'cryptocheckout_mode_embedded', 'value' => Settings::MODE_EMBEDDED, 'label' => $this->trans('Payment page in a window over the shop', [], $domain)],
-                        ],
-                    ],
-                    [
-                        'type' => 'switch',
-                        'label' => $this->trans('Delete data on uninstall', [], $domain),
-                        'name' => Settings::DELETE_DATA_ON_UNINSTALL,
-                        'is_bool' => true,
-                        'desc' => $this->trans('Off (recommended): uninstalling or resetting the module keeps every checkout, so orders paid meanwhile are still found after a reinstall. On: uninstalling deletes the checkouts and settings.', [], $domain),
-                        'values' => [
-                            ['id' => 'cryptocheckout_delete_data_on', 'value' => '1', 'label' => $this->trans('Yes', [], 'Admin.Global')],
-                            ['id' => 'cryptocheckout_delete_data_off', 'value' => '0', 'label' => $this->trans('No', [], 'Admin.Global')],
-                        ],
-                    ],
-                    [
-                        'type' => 'switch',
-                        'label' => $this->trans('Debug logging', [], $domain),
-                        'name' => Settings::DEBUG,
-                        'is_bool' => true,
-                        'desc' => $this->trans('Writes each step to Advanced Parameters > Logs.', [], $domain),
-                        'values' => [
-                            ['id' => 'cryptocheckout_debug_on', 'value' => '1', 'label' => $this->trans('Yes', [], 'Admin.Global')],
-                            ['id' => 'cryptocheckout_debug_off', 'value' => '0', 'label' => $this->trans('No', [], 'Admin.Global')],
-                        ],
-                    ],
-                ],
-                'submit' => ['title' => $this->trans('Save', [], 'Admin.Actions')],
-            ],
+        $yesNo = [['id' => 'on', 'value' => '1', 'label' => $this->trans('Yes', [], 'Admin.Global')], ['id' => 'off', 'value' => '0', 'label' => $this->trans('No', [], 'Admin.Global')]];
+        $inputs = [
+            ['type' => 'text', 'name' => Settings::SERVICE_URL, 'required' => true, 'label' => $this->trans('Service URL', [], $domain), 'desc' => $this->trans('Address of your Crypto Checkout service, for example https://pay.example.com.', [], $domain)],
+            ['type' => 'select', 'name' => Settings::NETWORK, 'label' => $this->trans('Network', [], $domain), 'options' => ['query' => $networks, 'id' => 'id', 'name' => 'name']],
+            ['type' => 'select', 'name' => Settings::ASSET, 'label' => $this->trans('Asset', [], $domain), 'options' => ['query' => array_values($assets), 'id' => 'id', 'name' => 'name'], 'desc' => $this->trans('What you receive. USDC is recommended.', [], $domain)],
+            ['type' => 'text', 'name' => Settings::WALLET_ADDRESS, 'required' => true, 'label' => $this->trans('Wallet address', [], $domain), 'desc' => $this->trans('Your own wallet on the chosen network; payments settle there.', [], $domain)],
+            ['type' => 'radio', 'name' => Settings::DISPLAY_MODE, 'label' => $this->trans('Display', [], $domain), 'values' => [
+                ['id' => 'cryptocheckout_mode_redirect', 'value' => SettingsRules::DISPLAY_REDIRECT, 'label' => $this->trans('Redirect to the payment page', [], $domain)],
+                ['id' => 'cryptocheckout_mode_modal', 'value' => SettingsRules::DISPLAY_MODAL, 'label' => $this->trans('Payment page in a window over the shop', [], $domain)],
+            ]],
+            ['type' => 'switch', 'name' => Settings::DELETE_DATA_ON_UNINSTALL, 'is_bool' => true, 'values' => $yesNo, 'label' => $this->trans('Delete data on uninstall', [], $domain), 'desc' => $this->trans('Off (recommended): uninstalling or resetting the module keeps every checkout, so orders paid meanwhile are still found after a reinstall. On: uninstalling deletes the checkouts and settings.', [], $domain)],
+            ['type' => 'switch', 'name' => Settings::DEBUG, 'is_bool' => true, 'values' => $yesNo, 'label' => $this->trans('Debug logging', [], $domain), 'desc' => $this->trans('Writes each step to Advanced Parameters > Logs.', [], $domain)],
         ];
-
         $helper = new HelperForm();
         $helper->show_toolbar = false;
         $helper->table = $this->table;
@@ -290,40 +307,50 @@ class Cryptocheckout extends PaymentModule
         foreach (Settings::FORM_KEYS as $key) {
             $values[$key] = $submitted[$key] ?? Settings::get($key);
         }
-        $helper->tpl_vars = [
-            'fields_value' => $values,
-            'languages' => $this->context->controller->getLanguages(),
-            'id_language' => $this->context->language->id,
-        ];
+        $helper->tpl_vars = ['fields_value' => $values, 'languages' => $this->context->controller->getLanguages(), 'id_language' => $this->context->language->id];
 
-        return $helper->generateForm([$form]);
+        return $helper->generateForm([['form' => [
+            'legend' => ['title' => $this->trans('Settings', [], $domain), 'icon' => 'icon-cogs'],
+            'input' => $inputs,
+            'submit' => ['title' => $this->trans('Save', [], 'Admin.Actions')],
+        ]]]);
     }
 
+    /** Whether the service answers (the kernel asks it at most once a minute), the last confirmed webhook and poll, the cron line. */
     private function renderStatusPanel()
     {
-        $reachable = false;
         $serviceUrl = Settings::get(Settings::SERVICE_URL);
-        if ($serviceUrl !== '') {
-            $check = ServiceReachability::last($serviceUrl);
-            if ($check === null || time() - (int) $check['checked_at'] >= ServiceReachability::FRESH_SECONDS) {
-                $check = ServiceReachability::check($serviceUrl, $this->translator('Modules.Cryptocheckout.Admin'));
-            }
-            $reachable = (bool) $check['reachable'];
-            $problem = $check['message'];
-        } else {
-            $problem = $this->trans('No service URL saved yet.', [], 'Modules.Cryptocheckout.Admin');
-        }
+        $check = $serviceUrl === '' ? null : $this->kernel()->probe($serviceUrl);
+        $lastWebhook = $this->kernel()->lastVerifiedWebhook();
         $pollUrl = $this->context->link->getModuleLink($this->name, 'poll', ['token' => Settings::get(Settings::POLL_TOKEN)], true);
         $this->context->smarty->assign([
-            'cryptocheckout_reachable' => $reachable,
-            'cryptocheckout_problem' => $problem,
-            'cryptocheckout_last_webhook' => Settings::get(Settings::LAST_WEBHOOK),
+            'cryptocheckout_reachable' => $check !== null && $check['reachable'],
+            'cryptocheckout_problem' => $check === null ? $this->trans('No service URL saved yet.', [], 'Modules.Cryptocheckout.Admin') : $check['message'],
+            'cryptocheckout_last_webhook' => $lastWebhook === null ? '' : date('Y-m-d H:i:s', $lastWebhook),
             'cryptocheckout_last_poll' => Settings::get(Settings::LAST_POLL),
-            'cryptocheckout_cron_line' => '*/5 * * * * curl -fsS "' . $pollUrl . '" > /dev/null',
+            // As often as the kernel's PollPolicy promises: every five minutes.
+            'cryptocheckout_cron_line' => '*/' . (PollPolicy::INTERVAL_SECONDS / 60) . ' * * * * curl -fsS "' . $pollUrl . '" > /dev/null',
             'cryptocheckout_webhook_url' => $this->context->link->getModuleLink($this->name, 'webhook', [], true),
         ]);
 
         return $this->fetch('module:cryptocheckout/views/templates/admin/status.tpl');
+    }
+
+    /** Every checkout of the order in words (the kernel's CheckoutLabels) and the module's notes, on the back office order page. */
+    public function hookDisplayAdminOrderMainBottom($params)
+    {
+        $order = new Order((int) ($params['id_order'] ?? 0));
+        if (!Validate::isLoadedObject($order) || $order->module !== $this->name) {
+            return '';
+        }
+        $this->context->smarty->assign([
+            'cryptocheckout_checkouts' => CheckoutLabels::rows($this->kernel()->checkouts((string) $order->id), time(), static function ($time) {
+                return date('Y-m-d H:i:s', $time);
+            }, $this->translator('Modules.Cryptocheckout.Admin')),
+            'cryptocheckout_notes' => PrestaShopOrderPort::notes((int) $order->id),
+        ]);
+
+        return $this->fetch('module:cryptocheckout/views/templates/admin/order.tpl');
     }
 
     /* ------------------------------------------------------------------ checkout */
@@ -344,10 +371,9 @@ class Cryptocheckout extends PaymentModule
 
     /**
      * The option is offered only when the module is set up, the shop allows the cart's currency
-     * for this module (Payment > Preferences), the service accepts that currency and the service
-     * answers (ServiceReachability: asked at most once a minute). The validation controller
-     * passes $askService = false: it asks the service itself right after, and when that fails
-     * the order is kept with a retry link rather than lost.
+     * for it (Payment > Preferences), the service accepts that currency and answers (the kernel's
+     * probe, at most once a minute). The validation controller does not ask ($askService false):
+     * it opens the checkout right after, and on a failure keeps the order with a retry link.
      */
     public function isCartPayable($cart, $askService = true)
     {
@@ -360,39 +386,16 @@ class Cryptocheckout extends PaymentModule
         }
         foreach ((array) $this->getCurrency((int) $cart->id_currency) as $allowed) {
             if ((int) $allowed['id_currency'] === (int) $currency->id) {
-                return !$askService || ServiceReachability::isReachable(Settings::get(Settings::SERVICE_URL), $this->translator('Modules.Cryptocheckout.Admin'), time());
+                return !$askService || $this->kernel()->probe(Settings::get(Settings::SERVICE_URL), false, self::PAYMENT_STEP_TIMEOUT_SECONDS)['reachable'];
             }
         }
 
         return false;
     }
 
-    /* ------------------------------------------------------------------ the kernel, wired to PrestaShop */
-
-    public function createOrderPort()
-    {
-        return new PrestaShopOrderPort($this);
-    }
-
-    public function createRunner()
-    {
-        return new Runner($this->createOrderPort(), [ClientFactory::class, 'forService']);
-    }
-
-    public function createCheckoutOpener()
-    {
-        return new CheckoutOpener($this->createOrderPort(), $this->createRunner(), [ClientFactory::class, 'forService']);
-    }
-
-    public function createWebhookHandler()
-    {
-        return new WebhookHandler($this->createOrderPort(), $this->createRunner());
-    }
-
     /**
-     * What the checkout of an order is created with: its total with the currency's ISO 4217
-     * decimals ("25.00", "1500" for JPY), its reference, the wallet and service configured now,
-     * and the shop's addresses for the webhook and the buyer's return.
+     * The checkout's terms: the total in the currency's ISO 4217 decimals ("25.00", "1500" for JPY),
+     * the reference, the settings now, the webhook and return addresses.
      *
      * @throws CryptoCheckoutException when the currency is not one the service accepts
      */
@@ -432,54 +435,45 @@ class Cryptocheckout extends PaymentModule
         return $this->context->link->getModuleLink($this->name, 'validation', ['id_order' => (int) $order->id, 'key' => $order->secure_key], true);
     }
 
+    /** The module's order named by a buyer's link (id_order and its secure key), or null. */
+    public function orderFromLink()
+    {
+        $order = new Order((int) Tools::getValue('id_order'));
+        $key = (string) Tools::getValue('key', '');
+
+        return Validate::isLoadedObject($order) && $order->module === $this->name && $key !== '' && hash_equals((string) $order->secure_key, $key) ? $order : null;
+    }
+
     /* ------------------------------------------------------------------ after the order */
 
+    /** The confirmation page, where the buyer comes back from the payment page: as the order page. */
     public function hookDisplayPaymentReturn($params)
     {
-        if (!$this->active || !isset($params['order']) || $params['order']->module !== $this->name) {
-            return '';
-        }
-        // The buyer is back from the payment page: check the service first (at most every few seconds).
-        $this->createRunner()->runForBuyer((string) $params['order']->id);
-
-        return $this->renderStatusBox($params['order']);
+        return $this->hookDisplayOrderDetail($params);
     }
 
+    /**
+     * The customer's and the guest's order page: the status box (StatusWidgetMarkup, BuyerStatus
+     * after a due check; the front script refreshes it). Below it a new payment is offered only
+     * when nothing more can happen and the order is unpaid: never while a payment is being
+     * confirmed (not terminal), nor when part-paid. An order without a checkout gets the link alone.
+     */
     public function hookDisplayOrderDetail($params)
     {
-        if (!$this->active || !isset($params['order']) || $params['order']->module !== $this->name) {
+        $order = $params['order'] ?? null;
+        if (!$this->active || !$order instanceof Order || $order->module !== $this->name) {
             return '';
         }
-
-        return $this->renderStatusBox($params['order']);
-    }
-
-    /**
-     * The buyer's view of the payment (the kernel's BuyerStatus), translated. The status endpoint
-     * answers the same shape.
-     *
-     * @return array{state: string, message: string, terminal: bool, checkout_url: string|null}
-     */
-    public function buyerStatus(Order $order)
-    {
-        $port = $this->createOrderPort();
-        $idOrder = (string) $order->id;
-
-        return BuyerStatus::of($port->orderState($idOrder), $port->checkouts($idOrder), time(), $this->translator('Modules.Cryptocheckout.Shop'));
-    }
-
-    /**
-     * The status box every platform shows (StatusWidgetMarkup), which the front script keeps up to
-     * date from the status endpoint; below it, while the order is open but has no checkout that
-     * can be paid, the link that starts a new payment.
-     */
-    private function renderStatusBox(Order $order)
-    {
-        $status = $this->buyerStatus($order);
-        $statusUrl = $this->context->link->getModuleLink($this->name, 'status', ['id_order' => (int) $order->id, 'key' => $order->secure_key], true);
-        $html = StatusWidgetMarkup::render($status, $statusUrl, $this->translator('Modules.Cryptocheckout.Shop'));
-        // Only an unpaid order gets a new payment; a part-paid one is settled with the shop (BuyerStatus says so).
-        if ($status['checkout_url'] === null && $status['state'] === OrderState::AWAITING_PAYMENT) {
+        $status = $this->kernel()->buyerStatus((string) $order->id);
+        $html = '';
+        if ($status === null) {
+            $retry = $this->kernel()->orderState((string) $order->id) === OrderState::AWAITING_PAYMENT;
+        } else {
+            $statusUrl = $this->context->link->getModuleLink($this->name, 'status', ['id_order' => (int) $order->id, 'key' => $order->secure_key], true);
+            $html = StatusWidgetMarkup::render($status, $statusUrl, $this->translator('Modules.Cryptocheckout.Shop'));
+            $retry = $status['terminal'] && $status['state'] === OrderState::AWAITING_PAYMENT && $status['checkout_url'] === null;
+        }
+        if ($retry) {
             $this->context->smarty->assign(['cryptocheckout_retry_url' => $this->getRetryUrl($order)]);
             $html .= $this->fetch('module:cryptocheckout/views/templates/hook/retry.tpl');
         }
@@ -487,49 +481,17 @@ class Cryptocheckout extends PaymentModule
         return $html;
     }
 
-    public function hookDisplayAdminOrderMainBottom($params)
+    public function hookActionFrontControllerSetMedia($params)
     {
-        $idOrder = (int) ($params['id_order'] ?? 0);
-        $order = new Order($idOrder);
-        if (!Validate::isLoadedObject($order) || $order->module !== $this->name) {
-            return '';
+        $controller = $this->context->controller;
+        if ($this->active && isset($controller->php_self) && in_array($controller->php_self, self::STATUS_PAGES, true)) {
+            $controller->registerJavascript('modules-cryptocheckout-front', 'modules/' . $this->name . '/views/js/front.js', ['position' => 'bottom', 'priority' => 150]);
         }
-        $translate = $this->translator('Modules.Cryptocheckout.Admin');
-        $now = time();
-        $checkouts = [];
-        foreach ($this->createOrderPort()->checkouts((string) $idOrder) as $checkout) {
-            $checkouts[] = [
-                'transaction_code' => $checkout->transactionCode,
-                'checkout_url' => $checkout->checkoutUrl,
-                'amount' => $checkout->fiatAmount . ' ' . $checkout->fiatCurrency,
-                'wallet' => $checkout->walletAddress . ' (' . $checkout->walletCurrency . ', ' . $checkout->walletNetwork . ')',
-                'created' => self::dateTime($checkout->createdAt),
-                'expires' => self::dateTime($checkout->expiresAt),
-                'state' => CheckoutLabels::state($checkout, $now, $translate),
-                'received' => CheckoutLabels::receivedUsd($checkout),
-                'checked' => self::dateTime($checkout->checkedAt),
-                'resolution' => CheckoutLabels::resolution($checkout, $now, $translate),
-            ];
-        }
-        $notes = OrderNotes::of($idOrder);
-        $this->context->smarty->assign([
-            'cryptocheckout_checkouts' => $checkouts,
-            'cryptocheckout_notes' => $notes,
-        ]);
-
-        return $this->fetch('module:cryptocheckout/views/templates/admin/order.tpl');
-    }
-
-    /** Unix seconds as the shop's local date and time, or "" for none. */
-    private static function dateTime($time)
-    {
-        return $time === null ? '' : date('Y-m-d H:i:s', (int) $time);
     }
 
     /**
-     * The module's translations as the kernel calls them: (text, %placeholders%) => plain text.
-     * Module::trans() HTML-escapes what it returns; the kernel escapes what it prints itself, so
-     * the text is handed over unescaped.
+     * The module's translations as the kernel calls them, (text, %placeholders%) => plain text:
+     * unescaped, as the kernel escapes what it prints (Module::trans() HTML-escapes).
      *
      * @return callable(string, array<string, string>): string
      */
@@ -543,14 +505,5 @@ class Cryptocheckout extends PaymentModule
     private function plainText($text, array $parameters, $domain)
     {
         return htmlspecialchars_decode($this->trans($text, $parameters, $domain), ENT_NOQUOTES);
-    }
-
-    public function hookActionFrontControllerSetMedia($params)
-    {
-        $controller = $this->context->controller;
-        if (!$this->active || !isset($controller->php_self) || !in_array($controller->php_self, self::STATUS_PAGES, true)) {
-            return;
-        }
-        $controller->registerJavascript('modules-cryptocheckout-front', 'modules/' . $this->name . '/views/js/front.js', ['position' => 'bottom', 'priority' => 150]);
     }
 }

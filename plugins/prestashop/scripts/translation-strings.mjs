@@ -14,6 +14,8 @@ import { CLIENT_NAMESPACE, MODULE_DIR, PLUGIN_ROOT } from './build.mjs';
 export const CLIENT_SOURCE_DIR = join(PLUGIN_ROOT, '..', '..', 'packages', 'php-client', 'src');
 /** Namespace of the client in its own sources. */
 const CLIENT_SOURCE_NAMESPACE = 'CryptoCheckout\\Client';
+/** The name the kernel gives a translator parameter (callable $translate). */
+const TRANSLATOR_PARAMETER = '$translate';
 /** The module's domains start with this; other domains (Admin.Global, …) are PrestaShop's own. */
 export const MODULE_DOMAIN_PREFIX = 'Modules.Cryptocheckout.';
 
@@ -720,11 +722,15 @@ class Analysis {
     }
   }
 
-  /** A class holding a translator for `domain` in its `callable` parameters (and properties set from them). */
+  /**
+   * A class holding a translator for `domain` in its `callable $translate` parameters (and
+   * properties set from them). The kernel names every translator parameter $translate; its other
+   * callables ($formatTime, $clientFor, …) take no text.
+   */
   scanClass(file, domain) {
     const carriers = new Set();
     for (const fn of file.functions)
-      for (const p of fn.params) if (p.callable && p.name) carriers.add(p.name);
+      for (const p of fn.params) if (p.callable && p.name === TRANSLATOR_PARAMETER) carriers.add(p.name);
     const t = file.tokens;
     for (let k = 0; k < t.length; k++) {
       if (

@@ -6,6 +6,7 @@ import {
 } from '@cryptocheckout/php-testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type BridgeResponse,
   installAndConfigure,
   type ModuleCopy,
   PRESTASHOP_PHP_VERSIONS,
@@ -57,9 +58,10 @@ interface OrderView {
   public_messages: string[];
   /** The old Message table, which the 8.1 order page does not show. */
   legacy_messages: string[];
-  /** Every checkout of the order, newest first. */
+  /** Every checkout of the order, newest first (the kernel's ledger). */
   checkouts: StoredCheckout[];
-  claim: string | null;
+  /** A run holds the order now (its ledger claim). */
+  claimed: boolean;
   states: Record<string, number>;
   orders_for_cart: number;
 }
@@ -119,7 +121,7 @@ for (const version of PRESTASHOP_PHP_VERSIONS) {
 
     const view = (idOrder: number) =>
       bridge.runJson(`
-Module::getInstanceByName('cryptocheckout');
+$module = Module::getInstanceByName('cryptocheckout');
 $order = new Order(${idOrder});
 $state = new OrderState((int) $order->current_state, 1);
 $payments = array_map(function ($p) { return ['amount' => $p->amount, 'transaction_id' => $p->transaction_id, 'payment_method' => $p->payment_method]; }, $order->getOrderPayments());
@@ -133,8 +135,8 @@ echo json_encode([
     'messages' => array_reverse(array_column(HarnessShop::orderPageMessages($order->id), 'message')),
     'public_messages' => array_column(CustomerMessage::getMessagesByOrderId($order->id, false), 'message'),
     'legacy_messages' => array_column(Message::getMessagesByOrderId($order->id, true), 'message'),
-    'checkouts' => array_map(function ($checkout) { return $checkout->toArray(); }, (new CryptoCheckout\\PrestaShop\\CheckoutRepository())->checkouts((int) $order->id)),
-    'claim' => (new CryptoCheckout\\PrestaShop\\CheckoutRepository())->readClaim((int) $order->id),
+    'checkouts' => array_map(function ($checkout) { return $checkout->toArray(); }, $module->kernel()->checkouts((string) $order->id)),
+    'claimed' => $module->kernel()->ledger()->isClaimed((string) $order->id, time()),
     'states' => [
         'awaiting' => (int) Configuration::get('CRYPTOCHECKOUT_OS_AWAITING'),
         'underpaid' => (int) Configuration::get('CRYPTOCHECKOUT_OS_UNDERPAID'),
@@ -148,14 +150,24 @@ echo json_encode([
     const config = (key: string, value: string) =>
       bridge.runJson(`Configuration::updateValue(${phpString(key)}, ${phpString(value)}); echo 'true';`);
 
-    /** Rewrites stored checkout columns of an order (SQL expressions), as if time had passed. */
+    /** Rewrites the ledger's checkout columns of an order (SQL expressions), as if time had passed. */
     const rewriteCheckouts = (idOrder: number, sets: Record<string, string>) =>
       bridge.runJson(`
-Db::getInstance()->execute('UPDATE ps_cryptocheckout_checkout SET ' . ${phpString(
+Db::getInstance()->execute('UPDATE ps_cryptocheckout_checkouts SET ' . ${phpString(
         Object.entries(sets)
           .map(([column, expression]) => `${column} = ${expression}`)
           .join(', '),
-      )} . ' WHERE id_order = ${idOrder}');
+      )} . " WHERE order_id = '${idOrder}'");
+echo 'true';`);
+
+    /**
+     * Puts a claim on the order in the ledger, as a run that is changing it holds one: ending in
+     * `seconds` (in the past: a run that died), for `action` on `code`.
+     */
+    const holdClaim = (idOrder: number, code: string, seconds: number, action = 'run') =>
+      bridge.runJson(`
+Db::getInstance()->execute("INSERT IGNORE INTO ps_cryptocheckout_orders (order_id) VALUES ('${idOrder}')");
+Db::getInstance()->execute("UPDATE ps_cryptocheckout_orders SET claim_token = 'other-request', claim_action = '${action}', claim_code = '${code}', claim_until = " . (time() + ${seconds}) . " WHERE order_id = '${idOrder}'");
 echo 'true';`);
 
     /** The last check of the order's checkouts was `seconds` ago. */
@@ -212,7 +224,7 @@ echo 'true';`);
       const order = await view(idOrder);
       expect(order.current_state).toBe(order.states.payment);
       expect(order.payments).toHaveLength(1);
-      expect(order.claim).toBeNull();
+      expect(order.claimed).toBe(false);
       return order;
     }
 
@@ -247,7 +259,7 @@ echo 'true';`);
       });
       expect(checkout.expires_at).toBeGreaterThan(checkout.created_at);
       expect(checkout.watch_until).toBe((checkout.expires_at ?? 0) + 25 * 3600);
-      expect(order.claim).toBeNull();
+      expect(order.claimed).toBe(false);
       expect(response.status).toBe(302);
       expect(response.headers.location).toBe(checkout.checkout_url);
       expect(checkout.checkout_url).toBe(`${service.url}/pay/${checkout.transaction_code}`);
@@ -306,7 +318,6 @@ echo 'true';`);
 
     it('marks the order paid once when the server delivers its webhook', async () => {
       await config('CRYPTOCHECKOUT_DEBUG', '1');
-      await config('CRYPTOCHECKOUT_LAST_WEBHOOK', '');
       const { idOrder, code } = await placePaidLaterOrder('25.00');
       await service.pay(code, 'full');
       const delivery = await deliveredWebhook(code);
@@ -322,15 +333,17 @@ echo 'true';`);
         applied_action: 'mark_paid',
         resolution: 'booked',
       });
-      expect(order.claim).toBeNull();
+      expect(order.claimed).toBe(false);
       expect(order.messages.at(-1)).toMatch(
         new RegExp(`^Crypto Checkout: payment of [\\d.]+ USD settled \\(transaction ${code}\\)\\.$`),
       );
       // A webhook the service confirmed shows on the configuration page.
-      const lastWebhook = await bridge.runJson(
-        `echo json_encode(Configuration::get('CRYPTOCHECKOUT_LAST_WEBHOOK'));`,
+      const panel = String(
+        await bridge.runJson(
+          `HarnessShop::actAsEmployee(); echo json_encode(Module::getInstanceByName('cryptocheckout')->getContent());`,
+        ),
       );
-      expect(String(lastWebhook)).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+      expect(panel).toMatch(/data-cryptocheckout-last-webhook>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d</);
       await config('CRYPTOCHECKOUT_DEBUG', '0');
       // With debug logging on, each step went to PrestaShop's log, tied to the order.
       const trace = (await bridge.runJson(
@@ -341,7 +354,7 @@ echo 'true';`);
       );
       expect(trace.at(-1)).toMatch(
         new RegExp(
-          `^Crypto Checkout: payment of [\\d.]+ USD settled \\(transaction ${code}\\)\\. \\[transaction ${code}, trigger webhook, action mark_paid\\]$`,
+          `^Crypto Checkout: payment of [\\d.]+ USD settled \\(transaction ${code}\\)\\. \\[transaction ${code}, trigger webhook, action mark_paid, reason \\w+\\]$`,
         ),
       );
 
@@ -391,12 +404,16 @@ echo 'true';`);
       expect(order.payments).toHaveLength(1);
       expect(order.history.filter((state) => state === order.states.payment)).toHaveLength(1);
       expect(order.messages.filter((message) => message.includes('settled'))).toHaveLength(1);
-      expect(order.claim).toBeNull();
+      expect(order.claimed).toBe(false);
     });
 
     it('ignores a forged webhook: the lookup says the transaction is still pending', async () => {
       const { idOrder, code } = await placePaidLaterOrder('19.99');
-      await config('CRYPTOCHECKOUT_LAST_WEBHOOK', '2026-01-01 00:00:00');
+      const lastWebhook = () =>
+        bridge.runJson(
+          `echo json_encode(Module::getInstanceByName('cryptocheckout')->kernel()->lastVerifiedWebhook());`,
+        );
+      const verifiedBefore = await lastWebhook();
       const forged = {
         event: 'transaction.settled',
         transaction_code: code,
@@ -421,9 +438,7 @@ echo 'true';`);
       expect(order.payments).toEqual([]);
       expect(order.checkouts[0]?.last_status).toBe('pending');
       // Only verified events count as "last webhook received".
-      expect(
-        await bridge.runJson(`echo json_encode(Configuration::get('CRYPTOCHECKOUT_LAST_WEBHOOK'));`),
-      ).toBe('2026-01-01 00:00:00');
+      expect(await lastWebhook()).toEqual(verifiedBefore);
 
       const unknown = await bridge.request('/module/cryptocheckout/webhook', {
         method: 'POST',
@@ -494,7 +509,7 @@ echo 'true';`);
       const broken = await view(idOrder);
       expect(broken.current_state).toBe(broken.states.awaiting);
       expect(broken.payments).toHaveLength(1);
-      expect(broken.claim).toBeNull();
+      expect(broken.claimed).toBe(false);
       expect(broken.checkouts[0]?.resolution).toBeNull();
 
       // A minute later the scheduled poll finishes the work, without booking the payment again.
@@ -515,8 +530,8 @@ echo 'true';`);
       await bridge.runJson(`
 $order = new Order(${idOrder});
 $order->addOrderPayment('34.00', 'Crypto Checkout', ${phpString(code)});
-Db::getInstance()->insert('cryptocheckout_claim', ['id_order' => ${idOrder}, 'claim' => 'mark_paid|${code}|' . (time() - 30) . '|dead'], false, true, Db::REPLACE);
 echo 'true';`);
+      await holdClaim(idOrder, code, 30, 'mark_paid');
       // While the lease runs, others leave the order alone.
       const early = await poll();
       expect(early.data.results).toContainEqual(
@@ -524,9 +539,7 @@ echo 'true';`);
       );
       expect((await view(idOrder)).current_state).toBe((await view(idOrder)).states.awaiting);
 
-      await bridge.runJson(
-        `Db::getInstance()->execute("UPDATE ps_cryptocheckout_claim SET claim = 'mark_paid|${code}|" . (time() - 120) . "|dead' WHERE id_order = ${idOrder}"); echo 'true';`,
-      );
+      await holdClaim(idOrder, code, -1, 'mark_paid');
       await pollPays(idOrder, code);
     });
 
@@ -542,8 +555,9 @@ echo 'true';`);
       expect(order.messages.at(-1)).toBe(
         'Crypto Checkout: ignored a transaction whose amount does not match this order.',
       );
+      // Logged as an error (PrestaShopLogger severity 3), which the merchant's log shows as one.
       const logged = await bridge.runJson(
-        `echo json_encode(Db::getInstance()->getValue("SELECT message FROM ps_log WHERE object_id = ${idOrder} AND severity = 2 ORDER BY id_log DESC"));`,
+        `echo json_encode(Db::getInstance()->getValue("SELECT message FROM ps_log WHERE object_id = ${idOrder} AND severity = 3 AND message LIKE '%does not match%' ORDER BY id_log DESC"));`,
       );
       expect(String(logged)).toContain(
         'Crypto Checkout: ignored a transaction whose amount does not match this order. [transaction',
@@ -724,7 +738,7 @@ echo 'true';`);
       const cancelled = await view(stale.idOrder);
       expect(cancelled.current_state).toBe(cancelled.states.canceled);
       expect(cancelled.messages.at(-1)).toContain('no checkout was ever created for this order');
-      expect(cancelled.claim).toBeNull();
+      expect(cancelled.claimed).toBe(false);
       // Placed less than a day ago: the buyer may still use the retry link.
       const waiting = await view(recent.idOrder);
       expect(waiting.current_state).toBe(waiting.states.awaiting);
@@ -744,7 +758,10 @@ echo 'true';`);
       const { idOrder, response } = await placeOrder('15.00');
       await config('CRYPTOCHECKOUT_SERVICE_URL', service.url);
       expect(response.status).toBe(200);
-      expect(response.body).toContain('The crypto payment service cannot be reached right now');
+      // The kernel's StartProblem says why, in the buyer's words.
+      expect(response.body).toContain(
+        'The crypto payment service is not reachable right now. Your order is saved: please try again in a few minutes',
+      );
       const retry = /data-cryptocheckout-retry href="([^"]+)"/
         .exec(response.body)?.[1]
         ?.replaceAll('&amp;', '&');
@@ -755,11 +772,12 @@ echo 'true';`);
       const logged = await bridge.runJson(
         `echo json_encode(Db::getInstance()->getValue("SELECT message FROM ps_log WHERE object_id = ${idOrder} AND severity = 3"));`,
       );
-      expect(String(logged)).toContain('Crypto Checkout: Creating the checkout failed');
+      expect(String(logged)).toContain('Crypto Checkout: Creating the checkout failed: NetworkException:');
 
-      // The confirmation page offers the same retry while the order has no checkout.
+      // The confirmation page offers the same retry while the order has no checkout (and no
+      // status box: there is no payment to show).
       const page = await confirmationPage(idOrder);
-      expect(page.body).toContain('data-state="awaiting_payment"');
+      expect(page.body).not.toContain('data-cryptocheckout-status');
       expect(page.body).toContain(`data-cryptocheckout-retry href="${retry!.replaceAll('&', '&amp;')}"`);
 
       // Following the retry link creates the checkout for the same order.
@@ -809,8 +827,8 @@ echo 'true';`);
       );
     });
 
-    it('shows the checkout over the shop in embedded mode', async () => {
-      await config('CRYPTOCHECKOUT_DISPLAY_MODE', 'embedded');
+    it('shows the checkout over the shop in modal mode', async () => {
+      await config('CRYPTOCHECKOUT_DISPLAY_MODE', 'modal');
       const { response, idOrder } = await placeOrder('9.00');
       await config('CRYPTOCHECKOUT_DISPLAY_MODE', 'redirect');
       expect(response.status).toBe(200);
@@ -832,16 +850,20 @@ echo 'true';`);
       expect(html).toContain('Watched');
       expect(html).not.toContain('data-cryptocheckout-notes');
 
-      // The customer's order page shows the status box, without asking the service.
-      const detail = String(
-        await bridge.runJson(
+      // The customer's order page shows the status box, asking the service at most once every
+      // few seconds (Runner::BUYER_CHECK_SECONDS): showing it again right away does not ask again.
+      const detail = () =>
+        bridge.runJson(
           `echo json_encode(Hook::exec('displayOrderDetail', ['order' => new Order(${idOrder})]));`,
-        ),
-      );
-      expect(detail).toContain('data-cryptocheckout-status');
-      expect(detail).toContain('data-state="awaiting_payment"');
-      expect(detail).toContain(`/pay/${code}`);
-      expect((await view(idOrder)).checkouts[0]?.checked_at).toBeNull();
+        );
+      const shown = String(await detail());
+      expect(shown).toContain('data-cryptocheckout-status');
+      expect(shown).toContain('data-state="awaiting_payment"');
+      expect(shown).toContain(`/pay/${code}`);
+      const checkedAt = (await view(idOrder)).checkouts[0]?.checked_at;
+      expect(checkedAt).not.toBeNull();
+      await detail();
+      expect((await view(idOrder)).checkouts[0]?.checked_at).toBe(checkedAt);
     });
 
     it('cancels an expired order, then holds a late payment for review instead of accepting it', async () => {
@@ -926,6 +948,115 @@ echo 'true';`);
       });
       expect(order.messages.at(-1)).toContain(`transaction ${code} received`);
       expect(order.messages.at(-1)).toContain('the order was already paid');
+    });
+
+    it('tells the buyer a payment is being confirmed, never "closed" nor offers a new payment, while a webhook books it', async () => {
+      bridge.offline.add('/module/cryptocheckout/webhook');
+      const { idOrder, code, cart } = await placePaidLaterOrder('18.00');
+      await service.pay(code, 'full');
+      const delivery = await deliveredWebhook(code);
+      bridge.offline.delete('/module/cryptocheckout/webhook');
+      const statusPath = `/module/cryptocheckout/status?id_order=${idOrder}&key=${encodeURIComponent(cart.secure_key)}`;
+      // As the shop last saw it, the payment window closed a minute ago; the payment arrived just
+      // before, and the webhook's request holds the order while it books it.
+      const now = Math.floor(Date.now() / 1000);
+      await rewriteCheckouts(idOrder, { expires_at: `${now - 60}`, checked_at: `${now - 120}` });
+      await holdClaim(idOrder, code, 30);
+      const confirming = {
+        state: 'awaiting_payment',
+        message: 'Payment received. Confirming it with the shop; this page updates by itself.',
+        terminal: false,
+        checkout_url: null,
+      };
+      const answer = await bridge.request(statusPath);
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body).data).toEqual(confirming);
+      const page = await confirmationPage(idOrder);
+      expect(page.body).toContain('Payment received. Confirming it with the shop');
+      expect(page.body).not.toContain('The payment window has closed');
+      expect(page.body).not.toContain('data-cryptocheckout-retry');
+      expect((await view(idOrder)).current_state).toBe((await view(idOrder)).states.awaiting);
+
+      // The webhook's request ends; the same webhook and the buyer's status requests now race.
+      await holdClaim(idOrder, code, -1);
+      const raced = await Promise.all([
+        bridge.request('/module/cryptocheckout/webhook', { method: 'POST', body: delivery.body }),
+        ...Array.from({ length: 3 }, () => bridge.request(statusPath)),
+      ]);
+      expect(raced[0]!.status).toBe(200);
+      for (const status of raced.slice(1)) {
+        const data = (JSON.parse(status.body) as { data: Record<string, unknown> }).data;
+        if (data.state === 'paid') expect(data.terminal).toBe(true);
+        else expect(data).toEqual(confirming);
+      }
+      await ageLastCheck(idOrder, 10);
+      expect(JSON.parse((await bridge.request(statusPath)).body).data).toMatchObject({
+        state: 'paid',
+        terminal: true,
+      });
+      const order = await view(idOrder);
+      expect(order.current_state).toBe(order.states.payment);
+      expect(order.payments).toHaveLength(1);
+      expect(order.history).toEqual([order.states.awaiting, order.states.payment]);
+    });
+
+    /**
+     * Sends `count` requests as one client (X-Forwarded-For from the loopback proxy, read by
+     * PrestaShop's Tools::getRemoteAddr()); when they did not all fall in one minute window (the
+     * kernel counts per window), again as another client, so the count checked is one window's.
+     */
+    async function burst(count: number, send: (client: string) => Promise<BridgeResponse>) {
+      for (let attempt = 1; ; attempt++) {
+        const client = `203.0.113.${(++clients % 250) + 1}`;
+        const window = Math.floor(Date.now() / 60_000);
+        const answers: BridgeResponse[] = [];
+        for (let i = 0; i < count; i++) answers.push(await send(client));
+        if (Math.floor(Date.now() / 60_000) === window || attempt === 3) return answers;
+      }
+    }
+    let clients = 0;
+
+    it('throttles the webhook and the status endpoint per client: 429 with Retry-After, other clients still served', async () => {
+      const { idOrder, cart } = await placePaidLaterOrder('7.00');
+      const unknown = JSON.stringify({
+        event: 'transaction.settled',
+        transaction_code: '00000000-0000-4000-8000-000000000000',
+        external_reference: 'X',
+        fiat_amount: 7,
+        fiat_currency: 'EUR',
+        received_usd: 8,
+        wallet_address: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359',
+        wallet_currency: 'USDC',
+        wallet_network: 'POLYGON',
+        payout_dispatched: true,
+        timestamp: 1_790_000_000,
+      });
+      const webhook = (client: string) =>
+        bridge.request('/module/cryptocheckout/webhook', {
+          method: 'POST',
+          body: unknown,
+          headers: { 'x-forwarded-for': client },
+        });
+      const status = (client: string) =>
+        bridge.request(
+          `/module/cryptocheckout/status?id_order=${idOrder}&key=${encodeURIComponent(cart.secure_key)}`,
+          {
+            headers: { 'x-forwarded-for': client },
+          },
+        );
+      for (const [send, limit] of [
+        [webhook, 60],
+        [status, 30],
+      ] as const) {
+        const answers = await burst(limit + 1, send);
+        expect(answers.slice(0, limit).map((answer) => answer.status)).toEqual(Array(limit).fill(200));
+        const limited = answers[limit]!;
+        expect(limited.status).toBe(429);
+        expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+        expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
+        expect(JSON.parse(limited.body)).toMatchObject({ status: 'error', error: { code: 'rate_limited' } });
+        expect((await send('198.51.100.7')).status).toBe(200);
+      }
     });
 
     it('wrote nothing to stderr', () => {

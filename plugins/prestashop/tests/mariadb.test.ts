@@ -15,12 +15,23 @@ import {
   CLAIM_SWAPS_PHP,
   DUE_CHECKOUTS_PHP,
   expectDueMatchesKernel,
+  expectQuotingRoundTrips,
+  expectRefusedThenCompleted,
+  expectUpgradeFrom10,
+  expectUpgradeFrom12,
+  LEDGER_PHP,
+  QUOTING_PHP,
+  REFUSE_TRIGGER_MARIADB,
+  refuseOrder3,
+  type UpgradeResult,
+  upgradeFromRelease,
 } from './storage-scenarios.js';
 
 // The module's SQL as written, on a real MariaDB from Debian (PrestaShop runs on MySQL/MariaDB; the
 // other tests use the harness's SQLite, which translates MySQL spellings). php-wasm has no MySQL
 // driver, so these scripts run in Debian's PHP CLI with pdo_mysql, through the harness's Db in its
-// MySQL mode: the module's CREATE TABLE, INSERT IGNORE, conditional UPDATEs and SELECTs unchanged.
+// MySQL mode (PrestaShop's escaping): the kernel's ledger through the module's SQL port, the
+// module's own queries, and the upgrade from each released version's tables, unchanged.
 
 // Skipped on a machine without MariaDB; on CI this throws rather than skip.
 const unavailable = mariaDbUnavailable();
@@ -63,8 +74,7 @@ $GLOBALS['HARNESS'] = [
     'modules_dir' => ${phpString(copy.modulesDir)},
 ];
 require_once ${phpString(join(HARNESS_DIR, 'prestashop.php'))};
-require_once ${phpString(join(copy.modulesDir, 'cryptocheckout/vendor/cryptocheckout-client/autoload.php'))};
-require_once ${phpString(join(copy.modulesDir, 'cryptocheckout/src/autoload.php'))};
+require_once ${phpString(join(copy.modulesDir, 'cryptocheckout/cryptocheckout.php'))};
 // The PrestaShop tables the module's queries read, with PrestaShop 8.1.2's column types.
 foreach ([
     'CREATE TABLE ps_configuration (id_configuration INT(10) UNSIGNED NOT NULL AUTO_INCREMENT, name VARCHAR(254) NOT NULL, value TEXT, date_add DATETIME NOT NULL, date_upd DATETIME NOT NULL, PRIMARY KEY (id_configuration), KEY name (name)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4',
@@ -74,6 +84,8 @@ foreach ([
     'CREATE TABLE ps_customer_thread (id_customer_thread INT(10) UNSIGNED NOT NULL AUTO_INCREMENT, id_order INT(10) UNSIGNED, PRIMARY KEY (id_customer_thread)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4',
     'CREATE TABLE ps_customer_message (id_customer_message INT(10) UNSIGNED NOT NULL AUTO_INCREMENT, id_customer_thread INT(11), id_employee INT(10) UNSIGNED, message MEDIUMTEXT NOT NULL, date_add DATETIME NOT NULL, private TINYINT NOT NULL DEFAULT 0, PRIMARY KEY (id_customer_message)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4',
     'CREATE TABLE ps_message (id_message INT(10) UNSIGNED NOT NULL AUTO_INCREMENT, id_order INT(10) UNSIGNED NOT NULL, message TEXT NOT NULL, private TINYINT(1) UNSIGNED NOT NULL DEFAULT 1, date_add DATETIME NOT NULL, PRIMARY KEY (id_message)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4',
+    'CREATE TABLE ps_module (id_module INT(10) UNSIGNED NOT NULL AUTO_INCREMENT, name VARCHAR(64) NOT NULL, active TINYINT(1) UNSIGNED NOT NULL DEFAULT 0, version VARCHAR(8) NOT NULL, PRIMARY KEY (id_module), UNIQUE KEY name (name)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4',
+    'CREATE TABLE ps_log (id_log INT(10) UNSIGNED NOT NULL AUTO_INCREMENT, severity TINYINT(1) NOT NULL, error_code INT(11), message TEXT NOT NULL, object_type VARCHAR(32), object_id INT(10) UNSIGNED, date_add DATETIME NOT NULL, PRIMARY KEY (id_log)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4',
 ] as $table) {
     Db::getInstance()->execute($table);
 }
@@ -81,41 +93,39 @@ foreach ([
   return phpCliJson(runPhpCliSync(php, prelude + code));
 }
 
-const install = `
-$repository = new CryptoCheckout\\PrestaShop\\CheckoutRepository();
-if (!$repository->install() || !$repository->install()) { throw new RuntimeException('install failed'); }
-`;
+const install = LEDGER_PHP;
 
 describe.skipIf(unavailable !== null)('the module SQL on MariaDB', () => {
-  it('creates its tables (twice without harm) with the keys it relies on, and drops them on request', () => {
+  it('creates the ledger (twice without harm) with the keys it relies on, and drops it on request', () => {
     const result = run(`${install}
 $db = Db::getInstance();
-$columns = array_column($db->executeS('SHOW COLUMNS FROM ps_cryptocheckout_checkout'), 'Type', 'Field');
+$columns = array_column($db->executeS('SHOW COLUMNS FROM ps_cryptocheckout_checkouts'), 'Type', 'Field');
 $keys = [];
-foreach ($db->executeS('SHOW INDEX FROM ps_cryptocheckout_checkout') as $row) {
+foreach ($db->executeS('SHOW INDEX FROM ps_cryptocheckout_checkouts') as $row) {
     $keys[$row['Key_name']][] = $row['Column_name'];
 }
-$claimKeys = array_column($db->executeS('SHOW INDEX FROM ps_cryptocheckout_claim'), 'Column_name', 'Key_name');
-$engine = $db->getValue("SELECT ENGINE FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'ps_cryptocheckout_checkout'");
-$dropped = $repository->uninstall();
+$orderKeys = array_column($db->executeS('SHOW INDEX FROM ps_cryptocheckout_orders'), 'Column_name', 'Key_name');
+$engine = $db->getValue("SELECT ENGINE FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'ps_cryptocheckout_checkouts'");
+$installed = $ledger->isInstalled();
+$ledger->uninstall();
 $left = $db->executeS("SHOW TABLES LIKE 'ps_cryptocheckout%'");
-echo json_encode(['columns' => $columns, 'keys' => $keys, 'claimKeys' => $claimKeys, 'engine' => $engine, 'dropped' => $dropped, 'left' => $left]);`);
+echo json_encode(['columns' => $columns, 'keys' => $keys, 'orderKeys' => $orderKeys, 'engine' => $engine, 'installed' => $installed, 'uninstalled' => !$ledger->isInstalled(), 'left' => $left]);`);
     expect(result).toMatchObject({
       columns: {
         transaction_code: 'varchar(64)',
-        id_order: 'int(10) unsigned',
-        expires_at: 'int(10) unsigned',
-        received_usd: 'varchar(32)',
+        order_id: 'varchar(64)',
+        expires_at: 'bigint(20)',
+        received_usd: 'varchar(40)',
       },
       keys: {
-        PRIMARY: ['id_checkout'],
-        cryptocheckout_checkout_code: ['transaction_code'],
-        cryptocheckout_checkout_order: ['id_order'],
-        cryptocheckout_checkout_due: ['resolution', 'watch_until'],
+        PRIMARY: ['transaction_code'],
+        ps_cryptocheckout_checkouts_order: ['order_id', 'ordinal'],
+        ps_cryptocheckout_checkouts_due: ['resolution', 'watch_until'],
       },
-      claimKeys: { PRIMARY: 'id_order' },
+      orderKeys: { PRIMARY: 'order_id' },
       engine: 'InnoDB',
-      dropped: true,
+      installed: true,
+      uninstalled: true,
       left: [],
     });
   });
@@ -129,26 +139,26 @@ $make = function (string $code, int $created) {
         'created_at' => $created,
     ]);
 };
-$repository->add(5, $make('aaaaaaaa-0000-4000-8000-000000000001', 1800000000));
-$repository->add(5, $make('aaaaaaaa-0000-4000-8000-000000000002', 1800000100));
+$ledger->add('5', $make('aaaaaaaa-0000-4000-8000-000000000001', 1800000000));
+$ledger->add('5', $make('aaaaaaaa-0000-4000-8000-000000000002', 1800000100));
 $duplicate = null;
-try { $repository->add(6, $make('aaaaaaaa-0000-4000-8000-000000000001', 1800000200)); } catch (Throwable $e) { $duplicate = get_class($e); }
-$checkouts = $repository->checkouts(5);
+try { $ledger->add('6', $make('aaaaaaaa-0000-4000-8000-000000000001', 1800000200)); } catch (Throwable $e) { $duplicate = get_class($e); }
+$checkouts = $ledger->checkouts('5');
 $checkouts[0]->recordLookup(['status' => 'underpaid', 'received_usd' => 4.5, 'expires_at' => '2027-01-15T08:00:00Z'], 1800000300);
-$repository->recordCheck(5, $checkouts[0]);
 $checkouts[0]->appliedAction = 'hold_underpaid';
-$repository->recordApplied(5, $checkouts[0]);
+$ledger->record('5', $checkouts[0]);
 echo json_encode([
-    'found' => $repository->findOrder(' AAAAAAAA-0000-4000-8000-000000000002 '),
-    'missing' => $repository->findOrder('bbbbbbbb-0000-4000-8000-000000000000'),
+    'found' => $ledger->orderOf(' AAAAAAAA-0000-4000-8000-000000000002 '),
+    'missing' => $ledger->orderOf('bbbbbbbb-0000-4000-8000-000000000000'),
     'duplicate' => $duplicate,
-    'codes' => array_map(function ($c) { return $c->transactionCode; }, $repository->checkouts(5)),
-    'newest' => $repository->checkouts(5)[0]->toArray(),
+    'codes' => array_map(function ($c) { return $c->transactionCode; }, $ledger->checkouts('5')),
+    'newest' => $ledger->checkouts('5')[0]->toArray(),
 ]);`) as { newest: Record<string, unknown> } & Record<string, unknown>;
-    expect(result.found).toBe(5);
+    expect(result.found).toBe('5');
     expect(result.missing).toBeNull();
-    // The unique key refuses a second row for the same code (no duplicate checkout ever).
-    expect(result.duplicate).not.toBeNull();
+    // The primary key refuses a second row for the same code (no duplicate checkout ever), as the
+    // RuntimeException the ledger's port promises.
+    expect(result.duplicate).toBe('RuntimeException');
     expect(result.codes).toEqual([
       'aaaaaaaa-0000-4000-8000-000000000002',
       'aaaaaaaa-0000-4000-8000-000000000001',
@@ -156,9 +166,11 @@ echo json_encode([
     expect(result.newest).toMatchObject({
       fiat_amount: '1500',
       fiat_currency: 'JPY',
+      ordinal: 2,
       last_status: 'underpaid',
       received_usd: '4.5',
       checked_at: 1800000300,
+      expires_at: Date.UTC(2027, 0, 15, 8) / 1000,
       applied_action: 'hold_underpaid',
       resolution: null,
     });
@@ -168,8 +180,26 @@ echo json_encode([
     expectDueMatchesKernel(run(`${install}${DUE_CHECKOUTS_PHP}`));
   });
 
-  it('lets exactly one of two swaps of the same claim win (changed-row counts, as MySQL reports them)', () => {
+  it('lets exactly one of two claims of the same order win (changed-row counts, as MySQL reports them)', () => {
     expect(run(`${install}${CLAIM_SWAPS_PHP}`)).toEqual(CLAIM_SWAPS_EXPECTED);
+  });
+
+  it('carries any text through PrestaShop quoting (backslashes included) and turns a refused statement into an exception', () => {
+    expectQuotingRoundTrips(run(QUOTING_PHP));
+  });
+
+  it('upgrades in place from the 1.0.1 table: every checkout into the ledger, open orders watched, paid ones paid', () => {
+    expectUpgradeFrom10(run(upgradeFromRelease('1.0.1')) as UpgradeResult);
+  });
+
+  it('upgrades in place from the 1.2.0 tables, and a second run changes nothing', () => {
+    expectUpgradeFrom12(run(upgradeFromRelease('1.2.0')) as UpgradeResult);
+  });
+
+  it('keeps the 1.2.0 tables and says why when the database refuses a write, then completes when the module is turned on again', () => {
+    expectRefusedThenCompleted(
+      run(upgradeFromRelease('1.2.0', refuseOrder3(REFUSE_TRIGGER_MARIADB))) as UpgradeResult,
+    );
   });
 
   it('reads orders, payments, states and notes with the queries the module sends', () => {
@@ -187,7 +217,7 @@ $db->execute("INSERT INTO ps_orders (id_order, reference, id_customer, current_s
     (1, 'AAAAAAAAA', 1, 14, 'cryptocheckout', '$old'), (2, 'BBBBBBBBB', 1, 14, 'cryptocheckout', '$old'),
     (3, 'CCCCCCCCC', 1, 14, 'cryptocheckout', '$new'), (4, 'DDDDDDDDD', 1, 14, 'ps_wirepayment', '$old'),
     (5, 'EEEEEEEEE', 1, 6, 'cryptocheckout', '$old')");
-$repository->add(2, CryptoCheckout\\PrestaShop\\Vendor\\Client\\Kernel\\StoredCheckout::fromArray([
+$ledger->add('2', CryptoCheckout\\PrestaShop\\Vendor\\Client\\Kernel\\StoredCheckout::fromArray([
     'transaction_code' => 'cccccccc-0000-4000-8000-000000000002', 'checkout_url' => 'https://pay.example/pay/x', 'service_url' => 'https://pay.example',
     'fiat_amount' => '10.00', 'fiat_currency' => 'EUR', 'wallet_address' => '0xabc', 'wallet_currency' => 'USDC', 'wallet_network' => 'POLYGON', 'created_at' => time(),
 ]));
@@ -200,12 +230,13 @@ $states = [];
 foreach ([2, 3, 6, 8, 14, 15, 16] as $id) {
     $states[$id] = CryptoCheckout\\PrestaShop\\OrderStates::toKernel($id);
 }
+$module = new class extends PaymentModule { public function __construct() {} };
+$kernel = new CryptoCheckout\\PrestaShop\\Vendor\\Client\\Kernel\\Kernel(new CryptoCheckout\\PrestaShop\\PrestaShopOrderPort($module), $sql);
 echo json_encode([
     'states' => $states,
-    'abandoned' => (new CryptoCheckout\\PrestaShop\\AbandonedOrders('cryptocheckout', $repository))->due(time()),
-    'notes' => CryptoCheckout\\PrestaShop\\OrderNotes::of(1),
-    'last' => CryptoCheckout\\PrestaShop\\OrderNotes::last(1),
-    'noNotes' => CryptoCheckout\\PrestaShop\\OrderNotes::of(2),
+    'abandoned' => (new CryptoCheckout\\PrestaShop\\AbandonedOrders('cryptocheckout', $kernel))->due(time()),
+    'notes' => CryptoCheckout\\PrestaShop\\PrestaShopOrderPort::notes(1),
+    'noNotes' => CryptoCheckout\\PrestaShop\\PrestaShopOrderPort::notes(2),
 ]);`) as Record<string, unknown>;
     expect(result.states).toEqual({
       2: 'paid',
@@ -216,13 +247,12 @@ echo json_encode([
       15: 'underpaid',
       16: 'late_payment_review',
     });
-    // Old enough, awaiting, no checkout, this module's: order 1 only.
+    // Old enough, awaiting, no checkout in the ledger, this module's: order 1 only.
     expect(result.abandoned).toEqual([1]);
     expect(result.notes).toEqual([
       { date: '2026-11-20 10:00:01', text: 'Crypto Checkout: first, written by 1.1' },
       { date: '2026-11-20 10:00:05', text: 'Crypto Checkout: second' },
     ]);
-    expect(result.last).toBe('Crypto Checkout: second');
     expect(result.noNotes).toEqual([]);
   });
 
@@ -232,7 +262,7 @@ $db = Db::getInstance();
 $db->execute("INSERT INTO ps_orders (id_order, reference, id_customer, current_state, module, date_add) VALUES (1, 'AAAAAAAAA', 1, 2, 'cryptocheckout', NOW()), (2, 'BBBBBBBBB', 1, 2, 'cryptocheckout', NOW())");
 $db->execute("INSERT INTO ps_order_payment (order_reference, amount, transaction_id, date_add) VALUES ('AAAAAAAAA', 10, 'CCCCCCCC-0000-4000-8000-000000000009', NOW())");
 $module = new class extends PaymentModule { public function __construct() {} };
-$port = new CryptoCheckout\\PrestaShop\\PrestaShopOrderPort($module, $repository);
+$port = new CryptoCheckout\\PrestaShop\\PrestaShopOrderPort($module);
 echo json_encode([
     $port->isPaymentBooked('1', 'cccccccc-0000-4000-8000-000000000009'),
     $port->isPaymentBooked('2', 'cccccccc-0000-4000-8000-000000000009'),

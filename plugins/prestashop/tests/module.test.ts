@@ -19,6 +19,17 @@ import {
   CLAIM_SWAPS_PHP,
   DUE_CHECKOUTS_PHP,
   expectDueMatchesKernel,
+  expectQuotingRoundTrips,
+  expectRefusedThenCompleted,
+  expectUpgradeFrom10,
+  expectUpgradeFrom12,
+  LAYOUT_1_2_PHP,
+  QUOTING_PHP,
+  REFUSE_TRIGGER_SQLITE,
+  ROWS_1_2_PHP,
+  refuseOrder3,
+  type UpgradeResult,
+  upgradeFromRelease,
 } from './storage-scenarios.js';
 
 // The module inside the PrestaShop 8.1.2 harness, in-process: install and uninstall, the back
@@ -47,7 +58,7 @@ describeEachPhp(
       php().runJson(prelude(db) + code) as Promise<Record<string, unknown>>;
 
     describe('install and uninstall', () => {
-      it('registers its hooks, creates its order states once and its table', async () => {
+      it('registers its hooks, creates its order states once and the ledger, keeps them through an uninstall', async () => {
         const result = await run(`
 $module = Module::getInstanceByName('cryptocheckout');
 $installed = $module->install();
@@ -62,7 +73,7 @@ foreach (['CRYPTOCHECKOUT_OS_AWAITING', 'CRYPTOCHECKOUT_OS_UNDERPAID', 'CRYPTOCH
 }
 $first = array_map(function ($key) { return (int) Configuration::get($key); }, ['CRYPTOCHECKOUT_OS_AWAITING', 'CRYPTOCHECKOUT_OS_UNDERPAID', 'CRYPTOCHECKOUT_OS_REVIEW']);
 // An open order's checkout, which must outlive an uninstall (or a "Reset") by default.
-(new CryptoCheckout\\PrestaShop\\CheckoutRepository())->add(7, CryptoCheckout\\PrestaShop\\Vendor\\Client\\Kernel\\StoredCheckout::fromArray([
+$module->kernel()->ledger()->add('7', CryptoCheckout\\PrestaShop\\Vendor\\Client\\Kernel\\StoredCheckout::fromArray([
     'transaction_code' => '3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f', 'checkout_url' => 'https://pay.example/pay/3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f',
     'service_url' => 'https://pay.example', 'fiat_amount' => '25.00', 'fiat_currency' => 'EUR', 'wallet_address' => '0xabc',
     'wallet_currency' => 'USDC', 'wallet_network' => 'POLYGON', 'created_at' => time(),
@@ -72,8 +83,8 @@ $token = (string) Configuration::get('CRYPTOCHECKOUT_POLL_TOKEN');
 // Reinstalling after an uninstall takes the same states back instead of adding new ones.
 $module->uninstall();
 $afterUninstall = (int) Db::getInstance()->getValue("SELECT COUNT(*) FROM ps_configuration WHERE name LIKE 'CRYPTOCHECKOUT_%'");
-$keptCheckout = (new CryptoCheckout\\PrestaShop\\CheckoutRepository())->findOrder('3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f');
 $module = Module::getInstanceByName('cryptocheckout');
+$keptCheckout = $module->kernel()->ledger()->orderOf('3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f');
 $reinstalled = $module->install();
 $second = array_map(function ($key) { return (int) Configuration::get($key); }, ['CRYPTOCHECKOUT_OS_AWAITING', 'CRYPTOCHECKOUT_OS_UNDERPAID', 'CRYPTOCHECKOUT_OS_REVIEW']);
 $moduleStates = (int) Db::getInstance()->getValue("SELECT COUNT(*) FROM ps_order_state WHERE module_name = 'cryptocheckout'");
@@ -86,10 +97,11 @@ $kept = [
 Configuration::updateValue('CRYPTOCHECKOUT_DELETE_DATA_ON_UNINSTALL', '1');
 $module->uninstall();
 $afterDelete = (int) Db::getInstance()->getValue("SELECT COUNT(*) FROM ps_configuration WHERE name LIKE 'CRYPTOCHECKOUT_%'");
-$tableGone = !Db::getInstance()->getValue("SELECT 1 FROM sqlite_master WHERE name IN ('ps_cryptocheckout_checkout', 'ps_cryptocheckout_claim')");
+$ledgerTables = "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('ps_cryptocheckout_checkouts', 'ps_cryptocheckout_orders', 'ps_cryptocheckout_state')";
+$tableGone = (int) Db::getInstance()->getValue($ledgerTables) === 0;
 $module = Module::getInstanceByName('cryptocheckout');
 $module->install();
-$tablesBack = (int) Db::getInstance()->getValue("SELECT COUNT(*) FROM sqlite_master WHERE name IN ('ps_cryptocheckout_checkout', 'ps_cryptocheckout_claim')");
+$tablesBack = (int) Db::getInstance()->getValue($ledgerTables);
 echo json_encode([
     'installed' => $installed, 'hooks' => $hooks, 'states' => $states, 'first' => $first, 'second' => $second,
     'moduleStates' => $moduleStates, 'afterUninstall' => $afterUninstall, 'kept' => $kept, 'afterDelete' => $afterDelete, 'tableGone' => $tableGone, 'reinstalled' => $reinstalled, 'tablesBack' => $tablesBack,
@@ -127,17 +139,17 @@ echo json_encode([
         });
         // Uninstalling keeps the checkouts and settings (the order states are only retired)…
         expect(result.afterUninstall).toBeGreaterThan(5);
-        expect(result.kept).toEqual({ checkout: 7, service_url: 'https://pay.example', same_token: true });
+        expect(result.kept).toEqual({ checkout: '7', service_url: 'https://pay.example', same_token: true });
         // …unless the merchant asked for the data to be deleted.
         expect(result.afterDelete).toBe(0);
         expect(result.tableGone).toBe(true);
         expect(result.reinstalled).toBe(true);
-        expect(result.tablesBack).toBe(2);
+        expect(result.tablesBack).toBe(3);
         expect(result.second).toEqual(result.first);
         expect(result.moduleStates).toBe(3);
         expect(result.token).toBe(48);
         expect(result).toMatchObject({
-          version: '1.2.0',
+          version: '1.3.0',
           tab: 'payments_gateways',
           controllers: ['validation', 'webhook', 'status', 'poll'],
           compliancy: { min: '8.0.0', max: '8.99.99' },
@@ -154,99 +166,53 @@ echo json_encode([$first, $second, (int) Db::getInstance()->getValue("SELECT COU
         expect(result).toEqual([true, false, 3]);
       });
 
-      it('upgrades to 1.0.1 without duplicating states or hooks', async () => {
+      it('upgrades from 1.0.1 through every upgrade script without duplicating states or hooks', async () => {
         const result = await run(`
 $module = Module::getInstanceByName('cryptocheckout');
 $module->install();
-require_once _PS_MODULE_DIR_ . 'cryptocheckout/upgrade/upgrade-1.0.1.php';
-$ok = upgrade_module_1_0_1($module);
-echo json_encode([$ok, (int) Db::getInstance()->getValue("SELECT COUNT(*) FROM ps_order_state WHERE module_name = 'cryptocheckout'"), $module->isRegisteredInHook('displayAdminOrderMainBottom')]);`);
-        expect(result).toEqual([true, 3, true]);
-      });
-      it('upgrades to 1.1.0 carrying every checkout of the one-row-per-order table over', async () => {
-        const result = await run(`
-$module = Module::getInstanceByName('cryptocheckout');
-$module->install();
-Configuration::updateValue('CRYPTOCHECKOUT_SERVICE_URL', 'https://pay.example.com');
-$db = Db::getInstance();
-// The shop as 1.0.1 left it: its table and rows, none of the new tables.
-$db->execute('DROP TABLE ps_cryptocheckout_checkout');
-$db->execute('DROP TABLE ps_cryptocheckout_claim');
-$db->execute('CREATE TABLE IF NOT EXISTS \`ps_cryptocheckout_transaction\` (
-    \`id_order\` INT(10) UNSIGNED NOT NULL, \`id_cart\` INT(10) UNSIGNED NOT NULL, \`transaction_code\` VARCHAR(64) NULL,
-    \`checkout_url\` VARCHAR(2048) NULL, \`fiat_amount\` VARCHAR(32) NOT NULL, \`fiat_currency\` VARCHAR(3) NOT NULL,
-    \`wallet_address\` VARCHAR(128) NOT NULL, \`wallet_currency\` VARCHAR(16) NOT NULL, \`wallet_network\` VARCHAR(16) NOT NULL,
-    \`state\` VARCHAR(32) NOT NULL DEFAULT \\'awaiting_payment\\', \`last_status\` VARCHAR(32) NULL, \`last_checked\` DATETIME NULL,
-    \`date_add\` DATETIME NOT NULL, \`date_upd\` DATETIME NOT NULL,
-    PRIMARY KEY (\`id_order\`), UNIQUE KEY \`cryptocheckout_code\` (\`transaction_code\`), KEY \`cryptocheckout_state\` (\`state\`)
-) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4');
-$recent = date('Y-m-d H:i:s', time() - 600);
-$old = date('Y-m-d H:i:s', time() - 3 * 86400);
-$rows = [
-    [1, 'AAAAAAAA-0000-4000-8000-000000000001', 'awaiting_payment', 'pending', $recent, $recent],
-    [2, 'aaaaaaaa-0000-4000-8000-000000000002', 'paid', 'settled', $recent, $recent],
-    [3, 'aaaaaaaa-0000-4000-8000-000000000003', 'late_payment_review', 'settled', $old, $old],
-    [4, 'aaaaaaaa-0000-4000-8000-000000000004', 'cancelled', 'expired', $old, $old],
-    [5, 'aaaaaaaa-0000-4000-8000-000000000005', 'underpaid', 'underpaid', $recent, $recent],
-    [6, null, 'awaiting_payment', null, null, $recent],
-];
-foreach ($rows as [$id, $code, $state, $status, $checked, $added]) {
-    $db->insert('cryptocheckout_transaction', [
-        'id_order' => $id, 'id_cart' => 10 + $id, 'transaction_code' => $code, 'checkout_url' => $code ? 'https://pay.example.com/pay/' . strtolower($code) : null,
-        'fiat_amount' => '25.00', 'fiat_currency' => 'EUR', 'wallet_address' => ${phpString(WALLET)}, 'wallet_currency' => 'USDC',
-        'wallet_network' => 'POLYGON', 'state' => $state, 'last_status' => $status, 'last_checked' => $checked, 'date_add' => $added, 'date_upd' => $added,
-    ], true);
-}
-require_once _PS_MODULE_DIR_ . 'cryptocheckout/upgrade/upgrade-1.1.0.php';
-$ok = upgrade_module_1_1_0($module);
-$port = new CryptoCheckout\\PrestaShop\\PrestaShopOrderPort($module);
-$checkouts = [];
-foreach ([1, 2, 3, 4, 5, 6] as $id) {
-    $checkouts[$id] = array_map(function ($checkout) { return $checkout->toArray(); }, $port->checkouts((string) $id));
-}
+Db::getInstance()->update('module', ['version' => '1.0.1'], "name = 'cryptocheckout'");
+$upgrade = Module::getInstanceByName('cryptocheckout')->runUpgrades();
 echo json_encode([
-    'ok' => $ok,
-    'legacyKept' => (bool) $db->getValue("SELECT 1 FROM sqlite_master WHERE name = 'ps_cryptocheckout_transaction'"),
-    'checkouts' => $checkouts,
-    'found' => $port->findOrderByTransactionCode('AAAAAAAA-0000-4000-8000-000000000001'),
-    'due' => $port->dueCheckouts(new CryptoCheckout\\PrestaShop\\Vendor\\Client\\Kernel\\PollPolicy(), time()),
-    'recent' => strtotime($recent),
-    'again' => upgrade_module_1_1_0($module),
+    'upgrade' => $upgrade,
+    'states' => (int) Db::getInstance()->getValue("SELECT COUNT(*) FROM ps_order_state WHERE module_name = 'cryptocheckout'"),
+    'hooks' => (int) Db::getInstance()->getValue('SELECT COUNT(*) FROM ps_hook_module WHERE id_module = ' . (int) $module->id),
+    'version' => Db::getInstance()->getValue("SELECT version FROM ps_module WHERE name = 'cryptocheckout'"),
 ]);`);
-        expect(result.ok).toBe(true);
-        expect(result.legacyKept).toBe(false);
-        const checkouts = result.checkouts as Record<string, Array<Record<string, unknown>>>;
-        expect(checkouts['6']).toEqual([]);
-        expect(checkouts['1']).toEqual([
-          {
-            transaction_code: 'aaaaaaaa-0000-4000-8000-000000000001',
-            checkout_url: 'https://pay.example.com/pay/aaaaaaaa-0000-4000-8000-000000000001',
-            service_url: 'https://pay.example.com',
-            fiat_amount: '25.00',
-            fiat_currency: 'EUR',
-            wallet_address: WALLET,
-            wallet_currency: 'USDC',
-            wallet_network: 'POLYGON',
-            created_at: result.recent,
-            expires_at: null,
-            watch_until: expect.any(Number),
-            checked_at: result.recent,
-            last_status: 'pending',
-            received_usd: null,
-            applied_action: null,
-            resolution: null,
-          },
-        ]);
-        const outcome = (id: string) => [checkouts[id]?.[0]?.applied_action, checkouts[id]?.[0]?.resolution];
-        expect(outcome('2')).toEqual(['mark_paid', 'booked']);
-        expect(outcome('3')).toEqual(['hold_late_payment', 'flagged']);
-        expect(outcome('4')).toEqual(['cancel_expired', null]);
-        expect(outcome('5')).toEqual(['hold_underpaid', null]);
-        expect(result.found).toBe('1');
-        // What was still open is polled (the old cancelled one once more, to learn its real expiry);
-        // what was booked or handed to the merchant is not.
-        expect((result.due as string[][]).map(([id]) => id).sort()).toEqual(['1', '4', '5']);
-        expect(result.again).toBe(true);
+        expect(result).toEqual({
+          upgrade: { success: true, upgraded_to: '1.3.0', version_fail: null, ran: ['1.1.0', '1.3.0'] },
+          states: 3,
+          hooks: 5,
+          version: '1.3.0',
+        });
+      });
+
+      it('upgrades in place from 1.0.1: every checkout of its one-row-per-order table into the ledger, open orders still watched, paid ones still paid', async () => {
+        expectUpgradeFrom10((await run(upgradeFromRelease('1.0.1'))) as unknown as UpgradeResult);
+      });
+
+      it('upgrades in place from 1.2.0: every checkout of its checkout table, a second run changes nothing', async () => {
+        expectUpgradeFrom12((await run(upgradeFromRelease('1.2.0'))) as unknown as UpgradeResult);
+      });
+
+      it('leaves the old tables in place and says why when a checkout cannot be moved, and completes when the module is turned on again', async () => {
+        expectRefusedThenCompleted(
+          (await run(
+            upgradeFromRelease('1.2.0', refuseOrder3(REFUSE_TRIGGER_SQLITE)),
+          )) as unknown as UpgradeResult,
+        );
+      });
+
+      it('takes in the tables of an earlier version that was uninstalled with its data kept, on a fresh install', async () => {
+        const result = await run(`
+${LAYOUT_1_2_PHP}${ROWS_1_2_PHP}
+$module = Module::getInstanceByName('cryptocheckout');
+$installed = $module->install();
+echo json_encode([
+    'installed' => $installed,
+    'orders' => array_map(function ($id) use ($module) { return $module->kernel()->ledger()->orderOf($id); }, ['bbbbbbbb-0000-4000-8000-000000000011', 'bbbbbbbb-0000-4000-8000-000000000012', 'bbbbbbbb-0000-4000-8000-000000000002']),
+    'left' => (int) Db::getInstance()->getValue("SELECT COUNT(*) FROM sqlite_master WHERE name IN ('ps_cryptocheckout_checkout', 'ps_cryptocheckout_claim')"),
+]);`);
+        expect(result).toEqual({ installed: true, orders: ['1', '1', '2'], left: 0 });
       });
     });
 
@@ -271,7 +237,7 @@ echo json_encode(['html' => $html, 'saved' => $saved, 'js' => Context::getContex
         CRYPTOCHECKOUT_WALLET_ADDRESS: ` ${WALLET.toLowerCase()} `,
         CRYPTOCHECKOUT_ASSET: 'USDT',
         CRYPTOCHECKOUT_NETWORK: 'POLYGON',
-        CRYPTOCHECKOUT_DISPLAY_MODE: 'embedded',
+        CRYPTOCHECKOUT_DISPLAY_MODE: 'modal',
         CRYPTOCHECKOUT_DEBUG: '1',
       });
 
@@ -283,7 +249,7 @@ echo json_encode(['html' => $html, 'saved' => $saved, 'js' => Context::getContex
           CRYPTOCHECKOUT_WALLET_ADDRESS: WALLET,
           CRYPTOCHECKOUT_ASSET: 'USDT',
           CRYPTOCHECKOUT_NETWORK: 'POLYGON',
-          CRYPTOCHECKOUT_DISPLAY_MODE: 'embedded',
+          CRYPTOCHECKOUT_DISPLAY_MODE: 'modal',
           CRYPTOCHECKOUT_DEBUG: '1',
         });
         expect(result.js).toEqual(['/modules/cryptocheckout/views/js/admin.js']);
@@ -307,7 +273,9 @@ echo json_encode(['html' => $html, 'saved' => $saved, 'js' => Context::getContex
         expect(html).toContain(
           'Wallet address (POLYGON): This is a TRON address, but the network is POLYGON.',
         );
-        expect(html).toContain('Display: choose &quot;redirect&quot; or &quot;embedded&quot;.');
+        expect(html).toContain(
+          'Checkout display: choose &quot;redirect&quot; (the payment page) or &quot;modal&quot; (a window over the shop).',
+        );
         // The refused input is shown again, escaped, so the merchant can correct it.
         expect(html).toContain('value="ftp://pay.example.com"');
         expect(result.saved).toMatchObject({
@@ -379,19 +347,23 @@ echo json_encode(['html' => $html, 'saved' => Configuration::get('CRYPTOCHECKOUT
 ${installAndConfigure(service.url)}
 HarnessShop::actAsEmployee();
 $up = Module::getInstanceByName('cryptocheckout')->getContent();
-Configuration::updateValue('CRYPTOCHECKOUT_LAST_WEBHOOK', '2026-11-20 10:00:00');
+Configuration::updateValue('CRYPTOCHECKOUT_LAST_POLL', '2026-11-20 10:05:00');
 Configuration::updateValue('CRYPTOCHECKOUT_SERVICE_URL', 'http://127.0.0.1:9');
 $down = Module::getInstanceByName('cryptocheckout')->getContent();
-echo json_encode(['up' => $up, 'down' => $down, 'token' => Configuration::get('CRYPTOCHECKOUT_POLL_TOKEN')]);`);
+echo json_encode(['up' => $up, 'down' => $down, 'token' => Configuration::get('CRYPTOCHECKOUT_POLL_TOKEN'), 'interval' => CryptoCheckout\\PrestaShop\\Vendor\\Client\\Kernel\\PollPolicy::INTERVAL_SECONDS]);`);
         const up = String(result.up);
         expect(up).toContain('data-cryptocheckout-reachable="yes"');
         expect(up).toMatch(/data-cryptocheckout-last-webhook>\s*Never/);
+        expect(up).toMatch(/data-cryptocheckout-last-poll>\s*Never/);
+        // The cron line runs the poll as often as the kernel's PollPolicy promises: every five minutes.
+        expect(result.interval).toBe(300);
         expect(up).toContain(
           `*/5 * * * * curl -fsS &quot;http://shop.test/module/cryptocheckout/poll?token=${result.token}&quot; &gt; /dev/null`,
         );
         const down = String(result.down);
         expect(down).toContain('data-cryptocheckout-reachable="no"');
-        expect(down).toContain('2026-11-20 10:00:00');
+        expect(down).toContain('Service URL http://127.0.0.1:9: no connection');
+        expect(down).toContain('2026-11-20 10:05:00');
       });
     });
 
@@ -438,24 +410,29 @@ echo json_encode(array_map(function ($option) { return $option->toArray(); }, $o
       });
 
       it('is hidden while the service does not answer, asking again once the last answer is a minute old', async () => {
-        const result = await run(`
+        const result = (await run(`
 ${installAndConfigure(service.url)}
 $cart = HarnessShop::createCart('25.00', 'EUR');
 HarnessShop::actAsBuyer($cart['id_cart']);
 $offered = function () { return count(Hook::exec('paymentOptions', ['cart' => Context::getContext()->cart], null, true)['cryptocheckout'] ?? []); };
-$check = function (array $changes) {
-    $last = json_decode((string) Configuration::get('CRYPTOCHECKOUT_SERVICE_CHECK'), true);
-    Configuration::updateValue('CRYPTOCHECKOUT_SERVICE_CHECK', json_encode(array_merge($last, $changes)));
+// The kernel keeps the service's last answer for a minute in its state table (Kernel::probe()).
+$probe = function () { return Db::getInstance()->getRow("SELECT state_value, expires_at FROM ps_cryptocheckout_state WHERE state_key LIKE 'probe:%'"); };
+$check = function (array $changes, int $expiresAt) use ($probe) {
+    $value = json_encode(array_merge(json_decode($probe()['state_value'], true), $changes));
+    Db::getInstance()->execute("UPDATE ps_cryptocheckout_state SET state_value = '" . pSQL($value, true) . "', expires_at = " . $expiresAt . " WHERE state_key LIKE 'probe:%'");
 };
 $first = $offered();
+$kept = (int) $probe()['expires_at'] - time();
 // The service stopped answering a moment ago: hidden without asking again.
-$check(['reachable' => false, 'checked_at' => time() - 10]);
+$check(['reachable' => false], time() + 50);
 $whileDown = $offered();
 // A minute later the module asks again, and the service answers.
-$check(['checked_at' => time() - 61]);
+$check([], time() - 1);
 $later = $offered();
-echo json_encode([$first, $whileDown, $later, json_decode((string) Configuration::get('CRYPTOCHECKOUT_SERVICE_CHECK'), true)['reachable']]);`);
-        expect(result).toEqual([1, 0, 1, true]);
+echo json_encode([$first, $whileDown, $later, json_decode($probe()['state_value'], true)['reachable'], $kept]);`)) as unknown as unknown[];
+        expect(result.slice(0, 4)).toEqual([1, 0, 1, true]);
+        expect(Number(result[4])).toBeGreaterThan(55);
+        expect(Number(result[4])).toBeLessThanOrEqual(60);
       });
     });
 
@@ -466,10 +443,16 @@ echo json_encode([$first, $whileDown, $later, json_decode((string) Configuration
         );
       });
 
-      it('lets exactly one of two swaps of the same claim win', async () => {
+      it('lets exactly one of two claims of the same order win', async () => {
         expect(
           await run(`Module::getInstanceByName('cryptocheckout')->install();\n${CLAIM_SWAPS_PHP}`),
         ).toEqual(CLAIM_SWAPS_EXPECTED);
+      });
+
+      it('carries any text through PrestaShop quoting and turns a refused statement into an exception', async () => {
+        expectQuotingRoundTrips(
+          await run(`Module::getInstanceByName('cryptocheckout')->install();\n${QUOTING_PHP}`),
+        );
       });
     });
 
@@ -517,12 +500,12 @@ foreach (['', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
         $answers[] = ['accept' => $accept, 'controller' => $controller, 'status' => http_response_code(), 'body' => ob_get_clean()];
     }
 }
-echo json_encode(['answers' => $answers, 'lastWebhook' => Configuration::get('CRYPTOCHECKOUT_LAST_WEBHOOK')]);`,
+echo json_encode(['answers' => $answers, 'lastWebhook' => Module::getInstanceByName('cryptocheckout')->kernel()->lastVerifiedWebhook()]);`,
           { body: forged },
         );
         const { answers, lastWebhook } = result as {
           answers: Array<{ accept: string; controller: string; status: number; body: string }>;
-          lastWebhook: string | false;
+          lastWebhook: number | null;
         };
         expect(answers).toHaveLength(12);
         for (const answer of answers) {
@@ -546,7 +529,7 @@ echo json_encode(['answers' => $answers, 'lastWebhook' => Configuration::get('CR
           }
         }
         // A webhook no order of this shop holds is not a sign that webhooks arrive.
-        expect(lastWebhook).toBe(false);
+        expect(lastWebhook).toBeNull();
       });
     });
   },

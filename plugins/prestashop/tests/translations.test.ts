@@ -404,13 +404,16 @@ describe('the checks', () => {
         [`${MODULE_DOMAIN_PREFIX}Admin`, 'A new rule for %field%.'],
         [`${MODULE_DOMAIN_PREFIX}Shop`, 'A new buyer message.'],
         [`${MODULE_DOMAIN_PREFIX}Shop`, 'A new kernel label'],
+        // The module's Kernel translates through the Shop domain, and its service check reports
+        // a bad service URL in SettingsRules' words.
+        [`${MODULE_DOMAIN_PREFIX}Shop`, 'A new rule for %field%.'],
         [`${MODULE_DOMAIN_PREFIX}Shop`, "A new shop text, it's here"],
       ]);
       expect(result.problems).toHaveLength(1);
       expect(result.problems[0]).toMatch(
         /^cryptocheckout\.php:\d+: l\('A legacy text'\) uses PrestaShop's legacy translation/,
       );
-      expect(result.strings.length).toBe(strings.length + 6);
+      expect(result.strings.length).toBe(strings.length + 7);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -9,7 +9,8 @@ declare(strict_types=1);
 
 namespace CryptoCheckout\PrestaShop;
 
-use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\Claim;
+use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\Kernel;
+use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\Ledger\LedgerSchema;
 
 /**
  * Orders that never got a checkout (the service could not be reached when the buyer placed them,
@@ -27,83 +28,60 @@ final class AbandonedOrders
 
     /** @var string */
     private $moduleName;
-    /** @var CheckoutRepository */
-    private $checkouts;
+    /** @var Kernel */
+    private $kernel;
 
-    public function __construct(string $moduleName, ?CheckoutRepository $checkouts = null)
+    public function __construct(string $moduleName, Kernel $kernel)
     {
         $this->moduleName = $moduleName;
-        $this->checkouts = $checkouts ?? new CheckoutRepository();
+        $this->kernel = $kernel;
     }
 
     /**
-     * Cancels the module's orders placed before $now - CANCEL_AFTER_SECONDS that are still
-     * awaiting payment and hold no checkout.
+     * Cancels them, each under its claim in the ledger (a buyer's retry at that moment wins or waits).
      *
-     * @param int $now Unix seconds
      * @return list<int> the cancelled order ids
      */
     public function cancelDue(int $now): array
     {
+        $ledger = $this->kernel->ledger();
         $cancelled = [];
         foreach ($this->due($now) as $idOrder) {
-            if ($this->cancel($idOrder, $now)) {
-                $cancelled[] = $idOrder;
+            $claim = $ledger->claim((string) $idOrder, 'cancel_abandoned', '-', $now);
+            if ($claim === null) {
+                continue;
+            }
+            try {
+                $order = PrestaShopOrderPort::order($idOrder);
+                if ($ledger->checkouts((string) $idOrder) === [] && (int) $order->current_state === OrderStates::id(OrderStates::AWAITING)) {
+                    $order->setCurrentState((int) \Configuration::get('PS_OS_CANCELED'));
+                    PrestaShopOrderPort::note($order, PrestaShopOrderPort::PREFIX . ' no checkout was ever created for this order (the payment service could not be reached when it was placed, and the buyer did not try again within a day), so it was cancelled. Nothing was paid.');
+                    $this->kernel->orders()->log('info', 'Cancelled an order that never got a checkout.', ['order' => (string) $idOrder]);
+                    $cancelled[] = $idOrder;
+                }
+            } finally {
+                $ledger->release($claim);
             }
         }
 
         return $cancelled;
     }
 
-    /**
-     * The orders cancelDue() would look at: the module's, placed before $now - CANCEL_AFTER_SECONDS,
-     * still awaiting payment, holding no checkout; at most BATCH_SIZE, oldest first.
-     *
-     * @param int $now Unix seconds
-     * @return list<int>
-     */
+    /** @return list<int> the module's orders awaiting payment for a day without a checkout, oldest first */
     public function due(int $now): array
     {
         $rows = \Db::getInstance()->executeS(
             'SELECT o.`id_order` FROM `' . _DB_PREFIX_ . 'orders` o'
-            . ' LEFT JOIN `' . CheckoutRepository::table() . '` c ON c.`id_order` = o.`id_order`'
+            . ' LEFT JOIN `' . _DB_PREFIX_ . LedgerSchema::CHECKOUTS . '` c ON c.`order_id` = CAST(o.`id_order` AS CHAR)'
             . " WHERE o.`module` = '" . pSQL($this->moduleName) . "'"
             . ' AND o.`current_state` = ' . OrderStates::id(OrderStates::AWAITING)
             . " AND o.`date_add` < '" . pSQL(date('Y-m-d H:i:s', $now - self::CANCEL_AFTER_SECONDS)) . "'"
-            . ' AND c.`id_checkout` IS NULL'
+            . ' AND c.`transaction_code` IS NULL'
             . ' ORDER BY o.`id_order` LIMIT ' . self::BATCH_SIZE,
             true,
             false
         );
 
         return array_map('intval', array_column(is_array($rows) ? $rows : [], 'id_order'));
-    }
-
-    /** Cancels one order under its claim, so a buyer's retry starting at the same moment wins or waits. */
-    private function cancel(int $idOrder, int $now): bool
-    {
-        $current = $this->checkouts->readClaim($idOrder);
-        if ($current !== null && !Claim::isExpired($current, $now)) {
-            return false;
-        }
-        $marker = Claim::create('cancel_abandoned', '', $now)->marker();
-        if (!$this->checkouts->swapClaim($idOrder, $current, $marker)) {
-            return false;
-        }
-        try {
-            \Cache::clean('objectmodel_Order_' . $idOrder . '_*');
-            $order = new \Order($idOrder);
-            $state = (int) \Db::getInstance()->getValue('SELECT `current_state` FROM `' . _DB_PREFIX_ . 'orders` WHERE `id_order` = ' . $idOrder, false);
-            if ($this->checkouts->checkouts($idOrder) !== [] || $state !== OrderStates::id(OrderStates::AWAITING)) {
-                return false;
-            }
-            $order->setCurrentState((int) \Configuration::get('PS_OS_CANCELED'));
-            OrderNotes::add($order, OrderNotes::PREFIX . ' no checkout was ever created for this order (the payment service could not be reached when it was placed, and the buyer did not try again within a day), so it was cancelled. Nothing was paid.');
-            Log::write('info', 'Cancelled an order that never got a checkout.', ['order' => (string) $idOrder]);
-
-            return true;
-        } finally {
-            $this->checkouts->swapClaim($idOrder, $marker, null);
-        }
     }
 }

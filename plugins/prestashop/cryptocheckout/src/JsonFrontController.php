@@ -12,14 +12,12 @@ namespace CryptoCheckout\PrestaShop;
 use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\HttpReply;
 
 /**
- * A front controller that answers JSON (the kernel's HttpReply, in the service's envelope) to
- * whoever asks: the service's webhook, a cron line's curl, the buyer's status widget.
- *
- * PrestaShop 8.1 decides in Controller::__construct() whether a request is "ajax" (an ajax
- * parameter, or an Accept header naming application/json) and overwrites whatever the class
- * declared. Without that header the dispatcher would render the theme's page around a template
- * this controller does not have, and Smarty stops with a fatal error. So the controller turns
- * ajax on itself, before FrontController::init(), which then leaves out the page header and footer.
+ * A front controller that answers JSON (the kernel's HttpReply) to whoever asks: the service's
+ * webhook, a cron line's curl, the buyer's status widget. PrestaShop 8.1 decides in
+ * Controller::__construct() whether a request is "ajax" (an ajax parameter, or an Accept header
+ * naming application/json); without it the theme's page would be rendered around a template this
+ * controller does not have, a Smarty fatal error. So init() turns ajax on itself, before
+ * FrontController::init(), which then leaves out the page header and footer.
  */
 abstract class JsonFrontController extends \ModuleFrontController
 {
@@ -53,13 +51,5 @@ abstract class JsonFrontController extends \ModuleFrontController
             header($name . ': ' . $value);
         }
         $this->ajaxRender($reply->json());
-    }
-
-    /** Should anything turn ajax off again, the answer is still the JSON one. */
-    public function display()
-    {
-        $this->displayAjax();
-
-        return true;
     }
 }

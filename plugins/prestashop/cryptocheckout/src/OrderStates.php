@@ -40,29 +40,26 @@ final class OrderStates
      */
     public static function install(string $moduleName, callable $translate): bool
     {
-        $idLang = (int) \Configuration::get('PS_LANG_DEFAULT');
+        $previous = [];
+        foreach (\OrderState::getOrderStates((int) \Configuration::get('PS_LANG_DEFAULT'), false) as $row) {
+            if ((string) $row['module_name'] === $moduleName) {
+                $previous[(string) $row['name']] = (int) $row['id_order_state'];
+            }
+        }
         foreach (self::DEFINITIONS as $key => [$name, $color]) {
-            $existing = new \OrderState((int) \Configuration::get($key));
-            if (\Validate::isLoadedObject($existing) && !$existing->deleted) {
+            $state = new \OrderState((int) \Configuration::get($key));
+            if (\Validate::isLoadedObject($state) && !$state->deleted) {
                 continue;
             }
-            $state = self::findPrevious($moduleName, $name, $idLang) ?? new \OrderState();
-            $names = [];
-            foreach (\Language::getLanguages(false) as $language) {
-                $names[(int) $language['id_lang']] = $translate($name);
-            }
-            $state->name = $names;
+            $state = new \OrderState($previous[$name] ?? null);
+            $state->name = array_fill_keys(array_map('intval', array_column(\Language::getLanguages(false), 'id_lang')), $translate($name));
             $state->module_name = $moduleName;
             $state->color = $color;
-            $state->send_email = false;
-            $state->invoice = false;
-            $state->logable = false;
-            $state->paid = false;
-            $state->hidden = false;
-            $state->shipped = false;
-            $state->delivery = false;
+            // Not paid, nothing sent or shipped; kept (not deletable) while orders use it.
+            foreach (['send_email', 'invoice', 'logable', 'paid', 'hidden', 'shipped', 'delivery', 'deleted'] as $flag) {
+                $state->{$flag} = false;
+            }
             $state->unremovable = true;
-            $state->deleted = false;
             if (!$state->save()) {
                 return false;
             }
@@ -94,18 +91,9 @@ final class OrderStates
     /** The PrestaShop order state the kernel's OrderState::* stands for. */
     public static function idFor(string $state): int
     {
-        switch ($state) {
-            case OrderState::PAID:
-                return (int) \Configuration::get('PS_OS_PAYMENT');
-            case OrderState::CANCELLED:
-                return (int) \Configuration::get('PS_OS_CANCELED');
-            case OrderState::UNDERPAID:
-                return self::id(self::UNDERPAID);
-            case OrderState::LATE_PAYMENT_REVIEW:
-                return self::id(self::REVIEW);
-            default:
-                return self::id(self::AWAITING);
-        }
+        $keys = [OrderState::PAID => 'PS_OS_PAYMENT', OrderState::CANCELLED => 'PS_OS_CANCELED', OrderState::UNDERPAID => self::UNDERPAID, OrderState::LATE_PAYMENT_REVIEW => self::REVIEW];
+
+        return self::id($keys[$state] ?? self::AWAITING);
     }
 
     /**
@@ -115,28 +103,12 @@ final class OrderStates
      */
     public static function toKernel(int $idState): string
     {
-        if ($idState === (int) \Configuration::get('PS_OS_CANCELED') || $idState === (int) \Configuration::get('PS_OS_ERROR')) {
-            return OrderState::CANCELLED;
-        }
-        if ($idState === self::id(self::UNDERPAID)) {
-            return OrderState::UNDERPAID;
-        }
-        if ($idState === self::id(self::REVIEW)) {
-            return OrderState::LATE_PAYMENT_REVIEW;
+        $states = [self::id('PS_OS_CANCELED') => OrderState::CANCELLED, self::id('PS_OS_ERROR') => OrderState::CANCELLED, self::id(self::UNDERPAID) => OrderState::UNDERPAID, self::id(self::REVIEW) => OrderState::LATE_PAYMENT_REVIEW];
+        if (isset($states[$idState])) {
+            return $states[$idState];
         }
         $paid = \Db::getInstance()->getValue('SELECT `paid` FROM `' . _DB_PREFIX_ . 'order_state` WHERE `id_order_state` = ' . $idState, false);
 
         return (int) $paid === 1 ? OrderState::PAID : OrderState::AWAITING_PAYMENT;
-    }
-
-    private static function findPrevious(string $moduleName, string $name, int $idLang): ?\OrderState
-    {
-        foreach (\OrderState::getOrderStates($idLang, false) as $row) {
-            if ((string) $row['module_name'] === $moduleName && (string) $row['name'] === $name) {
-                return new \OrderState((int) $row['id_order_state']);
-            }
-        }
-
-        return null;
     }
 }

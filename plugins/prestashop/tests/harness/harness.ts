@@ -81,6 +81,8 @@ set_error_handler(static function (int $severity, string $message, string $file,
     throw new ErrorException($message, 0, $severity, $file, $line);
 });
 $GLOBALS['HARNESS'] = ['db' => ${phpString(`${DATA_MOUNT}/${db}`)}, 'shop_url' => ${phpString(shopUrl)}, 'modules_dir' => ${phpString(MODULES_MOUNT)}];
+// A web request always has a peer; code run directly stands for one from this machine.
+$_SERVER['REMOTE_ADDR'] = '127.0.0.1';
 require_once ${phpString(`${HARNESS_MOUNT}/shop.php`)};
 HarnessShop::install();
 `;
@@ -111,7 +113,8 @@ export type { BridgeResponse };
  *   displayPaymentReturn hook, after the same key check PrestaShop's OrderConfirmationController makes
  * - /index.php?controller=guest-tracking&order_reference&email  a guest's order page: the
  *   displayOrderDetail hook of the order found by reference and e-mail, as GuestTrackingController
- * The buyer's session (PrestaShop's cookie) is stood in for by an `x-harness-cart` header.
+ * The buyer's session (PrestaShop's cookie) is stood in for by an `x-harness-cart` header; the
+ * client is 127.0.0.1, or the address an `x-forwarded-for` header names.
  */
 export class ShopBridge {
   url = '';
@@ -175,6 +178,9 @@ export class ShopBridge {
         ? Object.fromEntries(new URLSearchParams(body.toString('utf8')))
         : {};
     const cart = Number(request.headers['x-harness-cart'] ?? 0);
+    // Every request comes from the bridge's loopback peer; a test names another client with
+    // X-Forwarded-For, which Tools::getRemoteAddr() believes from a loopback proxy.
+    const forwardedFor = String(request.headers['x-forwarded-for'] ?? '');
     const moduleRoute = /^\/module\/([a-z0-9_]+)\/([a-z0-9_]+)$/.exec(url.pathname);
 
     let dispatch: string;
@@ -211,6 +217,8 @@ echo '<!-- scripts: ' . implode(',', array_keys(Context::getContext()->controlle
     const code = `<?php
 ${prelude(this.db, this.url)}
 $_SERVER['REQUEST_METHOD'] = ${phpString(method)};
+$_SERVER['REMOTE_ADDR'] = '127.0.0.1';
+${forwardedFor === '' ? '' : `$_SERVER['HTTP_X_FORWARDED_FOR'] = ${phpString(forwardedFor)};`}
 $_SERVER['SCRIPT_NAME'] = '/index.php';
 $_GET = json_decode(${phpString(JSON.stringify(query))}, true);
 $_POST = json_decode(${phpString(JSON.stringify(form))}, true);

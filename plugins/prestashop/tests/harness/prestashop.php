@@ -121,14 +121,31 @@ class Db
         $this->pdo->setAttribute(PDO::ATTR_STRINGIFY_FETCHES, true);
     }
 
+    /**
+     * As Db::escape(): numbers as they are; otherwise escaped for the database (DbPDO::_escape()
+     * on MySQL; quotes doubled on SQLite, which has no backslash escapes), tags stripped unless
+     * $html_ok.
+     */
     public function escape($string, $html_ok = false, $bq_sql = false)
     {
-        $string = (string) $string;
+        if (is_numeric($string)) {
+            return $string;
+        }
+        $string = $this->mysql
+            ? str_replace(['\\', "\0", "\n", "\r", "\x1a", "'", '"'], ['\\\\', '\\0', '\\n', '\\r', '\\Z', "\\'", '\\"'], (string) $string)
+            : str_replace("'", "''", (string) $string);
         if (!$html_ok) {
             $string = strip_tags(nl2br($string));
         }
 
-        return str_replace("'", "''", $string);
+        return $string;
+    }
+
+    public function getMsgError($query = false)
+    {
+        $error = $this->pdo->errorInfo();
+
+        return $error[0] === '00000' ? '' : (string) $error[2];
     }
 
     /** MySQL spellings PrestaShop modules write, in the SQLite dialect of the harness database. */
@@ -150,6 +167,16 @@ class Db
         return $sql;
     }
 
+    /** As DbPDO::_query(): a database error is thrown as PrestaShopException, the PDOException its cause. */
+    private function run(callable $statement)
+    {
+        try {
+            return $statement();
+        } catch (PDOException $exception) {
+            throw new PrestaShopException($exception->getMessage(), (int) $exception->getCode(), $exception);
+        }
+    }
+
     /** The statement in the harness database's dialect: as written on MySQL, translated on SQLite. */
     private function dialect($sql)
     {
@@ -158,7 +185,9 @@ class Db
 
     public function execute($sql, $use_cache = true)
     {
-        $this->affected = $this->pdo->exec($this->dialect($sql));
+        $this->affected = $this->run(function () use ($sql) {
+            return $this->pdo->exec($this->dialect($sql));
+        });
 
         return $this->affected !== false;
     }
@@ -169,7 +198,9 @@ class Db
             $sql = $sql->build();
         }
 
-        return $this->pdo->query($this->dialect($sql))->fetchAll();
+        return $this->run(function () use ($sql) {
+            return $this->pdo->query($this->dialect($sql))->fetchAll();
+        });
     }
 
     public function getRow($sql, $use_cache = true)
@@ -181,7 +212,9 @@ class Db
         if (!preg_match('/\bLIMIT\s+\d+\s*$/i', $sql)) {
             $sql .= ' LIMIT 1';
         }
-        $row = $this->pdo->query($this->dialect($sql))->fetch();
+        $row = $this->run(function () use ($sql) {
+            return $this->pdo->query($this->dialect($sql))->fetch();
+        });
 
         return $row === false ? false : $row;
     }
@@ -462,6 +495,17 @@ class Tools
         }
 
         return $ret;
+    }
+
+    /** As Tools::getRemoteAddr(): X-Forwarded-For's first address when the request comes from a private or loopback proxy. */
+    public static function getRemoteAddr()
+    {
+        $remote = isset($_SERVER['REMOTE_ADDR']) ? trim($_SERVER['REMOTE_ADDR']) : null;
+        if (!empty($_SERVER['HTTP_X_FORWARDED_FOR']) && ($remote === null || preg_match('/^(127\.|172\.(1[6-9]|2\d|30|31)\.|192\.168|10\.)/', $remote))) {
+            return strpos($_SERVER['HTTP_X_FORWARDED_FOR'], ',') ? explode(',', $_SERVER['HTTP_X_FORWARDED_FOR'])[0] : $_SERVER['HTTP_X_FORWARDED_FOR'];
+        }
+
+        return $_SERVER['REMOTE_ADDR'];
     }
 
     public static function getIsset($key)
@@ -1460,6 +1504,8 @@ class Module
     public $controllers = [];
     public $bootstrap = false;
     public $active = false;
+    /** The version the shop has installed (ps_module.version); $version is the code's. */
+    public $database_version;
     public $confirmUninstall = '';
     public $warning;
     public $table = 'module';
@@ -1476,10 +1522,11 @@ class Module
         if ($this->name === null) {
             $this->name = $name ?: strtolower(get_class($this));
         }
-        $row = Db::getInstance()->getRow('SELECT id_module, active FROM `' . _DB_PREFIX_ . "module` WHERE name = '" . pSQL($this->name) . "'");
+        $row = Db::getInstance()->getRow('SELECT id_module, active, version FROM `' . _DB_PREFIX_ . "module` WHERE name = '" . pSQL($this->name) . "'");
         if ($row) {
             $this->id = (int) $row['id_module'];
             $this->active = (bool) $row['active'];
+            $this->database_version = $row['version'];
         }
     }
 
@@ -1493,9 +1540,9 @@ class Module
         $db = Db::getInstance();
         $db->insert('module', ['name' => pSQL($this->name), 'active' => 1, 'version' => pSQL($this->version)]);
         $this->id = $db->Insert_ID();
-        $this->active = true;
 
-        return true;
+        // As PrestaShop's Module::install(): then enabled for the shop; a refused enable() fails the install.
+        return $this->enable();
     }
 
     public function uninstall()
@@ -1515,8 +1562,52 @@ class Module
         return true;
     }
 
+    /**
+     * What PrestaShop 8.1.2 does when a module's code is newer than the version the shop installed
+     * and the module is uploaded again (ModuleManager::upgrade() → upgradeMigration():
+     * Module::needUpgrade(), loadUpgradeVersionList() and runUpgradeModule()): every
+     * upgrade/upgrade-<version>.php above the installed version and up to the code's runs, in
+     * version order, each calling upgrade_module_<version>($module); the first that does not
+     * return true stops the run and disables the module. upgradeMigration() then sets the installed
+     * version to the code's whatever happened, and calls the upgrade failed when the run failed or
+     * the module reported errors (getErrors()). Returns what runUpgradeModule() keeps in
+     * $modules_cache[…]['upgrade'], success being ModuleManager's answer.
+     *
+     * @return array{success: bool, upgraded_to: string|null, version_fail: string|null, ran: list<string>}
+     */
+    public function runUpgrades()
+    {
+        $files = [];
+        foreach (glob(_PS_MODULE_DIR_ . $this->name . '/upgrade/upgrade-*.php') as $file) {
+            $version = basename(explode('-', basename($file))[1], '.php');
+            if (version_compare($version, $this->version, '<=') && version_compare($version, (string) $this->database_version, '>')) {
+                $files[$version] = $file;
+            }
+        }
+        uksort($files, 'version_compare');
+        $upgrade = ['success' => true, 'upgraded_to' => null, 'version_fail' => null, 'ran' => []];
+        foreach ($files as $version => $file) {
+            include_once $file;
+            $upgrade['ran'][] = $version;
+            $upgrade['success'] = (bool) call_user_func('upgrade_module_' . str_replace('.', '_', $version), $this);
+            if (!$upgrade['success']) {
+                $upgrade['version_fail'] = $version;
+                $this->disable();
+                break;
+            }
+            $upgrade['upgraded_to'] = $version;
+        }
+        Db::getInstance()->update('module', ['version' => pSQL($this->version)], "name = '" . pSQL($this->name) . "'");
+        $this->database_version = $this->version;
+        $upgrade['success'] = $upgrade['success'] && $this->_errors === [];
+
+        return $upgrade;
+    }
+
     public function enable($force_all = false)
     {
+        $this->active = true;
+
         return Db::getInstance()->update('module', ['active' => 1], 'id_module = ' . (int) $this->id);
     }
 

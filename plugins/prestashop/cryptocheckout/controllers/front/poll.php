@@ -17,11 +17,9 @@ if (!defined('_PS_VERSION_')) {
 }
 
 /**
- * The scheduled poll, for a cron line (see the module's configuration page):
- *   curl -fsS "https://shop.example/module/cryptocheckout/poll?token=<token>"
- * Webhooks are sent once and never retried; the kernel's poll finds whatever a lost webhook did
- * not bring, late payments included. It also cancels orders that never got a checkout and were
- * left awaiting payment for a day (AbandonedOrders).
+ * The scheduled poll (Kernel::poll()), every five minutes by the cron line of the configuration
+ * page: it finds what a lost webhook did not bring (webhooks are sent once), late payments
+ * included, and gives orders without a checkout an end (AbandonedOrders).
  *
  * @property Cryptocheckout $module
  */
@@ -37,8 +35,9 @@ class CryptocheckoutPollModuleFrontController extends JsonFrontController
         $policy = new PollPolicy();
         // Room for the policy's time budget and the last lookup it started.
         @set_time_limit($policy->timeBudgetSeconds + 30);
-        $outcomes = $this->module->createRunner()->poll($policy);
-        $abandoned = (new AbandonedOrders($this->module->name))->cancelDue(time());
+        $kernel = $this->module->kernel();
+        $outcomes = $kernel->poll($policy);
+        $abandoned = (new AbandonedOrders($this->module->name, $kernel))->cancelDue(time());
         Configuration::updateValue(Settings::LAST_POLL, date('Y-m-d H:i:s'));
 
         return HttpReply::success([

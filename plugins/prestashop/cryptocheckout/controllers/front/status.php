@@ -13,10 +13,9 @@ if (!defined('_PS_VERSION_')) {
 }
 
 /**
- * The payment status of one order for the buyer's status box (the kernel's BuyerStatus), in the
- * success envelope. The order's secure key is required. While the order has a checkout to
- * watch, a request checks the service (at most every few seconds), so a buyer who comes back
- * sees the payment promptly even when its webhook was lost.
+ * The buyer's status box asks here (Kernel::statusReply(), after the order's secure key):
+ * throttled per client IP (Tools::getRemoteAddr()) and order; a due check of the service first, so
+ * the payment shows promptly even when its webhook was lost.
  *
  * @property Cryptocheckout $module
  */
@@ -24,13 +23,10 @@ class CryptocheckoutStatusModuleFrontController extends JsonFrontController
 {
     protected function reply(): HttpReply
     {
-        $order = new Order((int) Tools::getValue('id_order'));
-        $key = (string) Tools::getValue('key', '');
-        if (!Validate::isLoadedObject($order) || $order->module !== $this->module->name || $key === '' || !hash_equals((string) $order->secure_key, $key)) {
-            return HttpReply::error(404, 'not_found', 'No such order.', 'id_order');
-        }
-        $this->module->createRunner()->runForBuyer((string) $order->id);
+        $order = $this->module->orderFromLink();
 
-        return HttpReply::success($this->module->buyerStatus($order));
+        return $order === null
+            ? HttpReply::error(404, 'not_found', 'No such order.', 'id_order')
+            : $this->module->kernel()->statusReply((string) $order->id, (string) Tools::getRemoteAddr());
     }
 }

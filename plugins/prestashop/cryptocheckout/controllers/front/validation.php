@@ -5,22 +5,23 @@
  * @license MIT
  */
 
-use CryptoCheckout\PrestaShop\Log;
 use CryptoCheckout\PrestaShop\OrderStates;
 use CryptoCheckout\PrestaShop\Settings;
 use CryptoCheckout\PrestaShop\Vendor\Client\Exception\CryptoCheckoutException;
 use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\CheckoutOpener;
 use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\OrderState;
+use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\SettingsRules;
+use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\StartProblem;
 
 if (!defined('_PS_VERSION_')) {
     exit;
 }
 
 /**
- * Places the order in "Awaiting crypto payment", opens its checkout with the kernel's
- * CheckoutOpener and sends the buyer to the payment page (or shows it over the shop). Submitting
- * again for the same cart, or following the retry link of an order, reuses the order and its
- * open checkout; a new checkout is created only when the last one can no longer be paid.
+ * Places the order in "Awaiting crypto payment", opens its checkout (Kernel::open()) and sends
+ * the buyer to the payment page (or shows it over the shop). Submitting again for the same cart,
+ * or following the retry link of an order, reuses the order and its open checkout; a new checkout
+ * is created only when the last one can no longer be paid.
  *
  * @property Cryptocheckout $module
  */
@@ -28,20 +29,26 @@ class CryptocheckoutValidationModuleFrontController extends ModuleFrontControlle
 {
     public function postProcess()
     {
-        $order = Tools::getIsset('id_order') ? $this->orderFromRetryLink() : $this->orderFromCart();
+        // The retry link names an existing order with its secure key.
+        $order = Tools::getIsset('id_order') ? $this->module->orderFromLink() : $this->orderFromCart();
+        if ($order === null) {
+            Tools::redirect('index.php?controller=history');
+        }
         $idOrder = (string) $order->id;
 
+        $kernel = $this->module->kernel();
         try {
             // An order whose checkout expired, was paid or was cancelled meanwhile gets no new one:
             // bring it up to date first, and send the buyer to where it stands.
-            $this->module->createRunner()->run($idOrder, 'return');
-            if (!in_array($this->module->createOrderPort()->orderState($idOrder), OrderState::OPEN, true)) {
+            $kernel->check($idOrder, 'return');
+            if (!in_array($kernel->orderState($idOrder), OrderState::OPEN, true)) {
                 Tools::redirect($this->module->getReturnUrl($order));
             }
-            $opened = $this->module->createCheckoutOpener()->open($idOrder, $this->module->checkoutTerms($order));
+            $opened = $kernel->open($idOrder, $this->module->checkoutTerms($order));
         } catch (CryptoCheckoutException $exception) {
-            Log::write('error', sprintf('Creating the checkout failed: %s', $exception->getMessage()), ['order' => $idOrder]);
+            $kernel->orders()->log('error', 'Creating the checkout failed: ' . StartProblem::forOwner($exception), ['order' => $idOrder]);
             $this->context->smarty->assign([
+                'cryptocheckout_problem' => StartProblem::forBuyer($exception, $this->module->translator('Modules.Cryptocheckout.Shop')),
                 'cryptocheckout_retry_url' => $this->module->getRetryUrl($order),
                 'cryptocheckout_reference' => (string) $order->reference,
             ]);
@@ -56,7 +63,7 @@ class CryptocheckoutValidationModuleFrontController extends ModuleFrontControlle
             // page's status box tells the buyer where the order stands.
             Tools::redirect($this->module->getReturnUrl($order));
         }
-        if (Settings::get(Settings::DISPLAY_MODE) === Settings::MODE_EMBEDDED) {
+        if (Settings::get(Settings::DISPLAY_MODE) === SettingsRules::DISPLAY_MODAL) {
             $this->context->smarty->assign([
                 'cryptocheckout_checkout_url' => $checkout->checkoutUrl,
                 'cryptocheckout_return_url' => $this->module->getReturnUrl($order),
@@ -77,13 +84,7 @@ class CryptocheckoutValidationModuleFrontController extends ModuleFrontControlle
         if (!$cart || !$cart->id || $cart->id_customer == 0 || $cart->id_address_delivery == 0 || $cart->id_address_invoice == 0 || !$this->module->active) {
             Tools::redirect('index.php?controller=order&step=1');
         }
-        $authorized = false;
-        foreach (Module::getPaymentModules() as $module) {
-            if ($module['name'] === $this->module->name) {
-                $authorized = true;
-                break;
-            }
-        }
+        $authorized = in_array($this->module->name, array_column(Module::getPaymentModules(), 'name'), true);
         if (!$authorized || !$this->module->isCartPayable($cart, false)) {
             throw new PrestaShopException($this->trans('This payment method is not available.', [], 'Modules.Cryptocheckout.Shop'));
         }
@@ -114,17 +115,5 @@ class CryptocheckoutValidationModuleFrontController extends ModuleFrontControlle
         );
 
         return new Order((int) $this->module->currentOrder);
-    }
-
-    /** An existing order named in the retry link, which carries the order's secure key. */
-    private function orderFromRetryLink()
-    {
-        $order = new Order((int) Tools::getValue('id_order'));
-        $key = (string) Tools::getValue('key', '');
-        if (!Validate::isLoadedObject($order) || $order->module !== $this->module->name || $key === '' || !hash_equals((string) $order->secure_key, $key)) {
-            Tools::redirect('index.php?controller=history');
-        }
-
-        return $order;
     }
 }

@@ -6,7 +6,6 @@
  */
 
 use CryptoCheckout\PrestaShop\JsonFrontController;
-use CryptoCheckout\PrestaShop\Settings;
 use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\HttpReply;
 use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\WebhookHandler;
 
@@ -15,9 +14,9 @@ if (!defined('_PS_VERSION_')) {
 }
 
 /**
- * Receives transaction.settled and hands it to the kernel's WebhookHandler: the unsigned body
- * only names a transaction, the order holding that code is brought in line with the service's
- * own record, and the answer follows the handler's status policy.
+ * transaction.settled, handed to Kernel::webhook(): throttled per client IP (PrestaShop's
+ * Tools::getRemoteAddr()); the unsigned body only names a transaction, whose order is brought in
+ * line with the service's own record (WebhookHandler's status policy).
  *
  * @property Cryptocheckout $module
  */
@@ -27,11 +26,8 @@ class CryptocheckoutWebhookModuleFrontController extends JsonFrontController
     {
         // One byte more than the handler accepts, so it can tell an oversized body apart.
         $body = (string) file_get_contents('php://input', false, null, 0, WebhookHandler::MAX_BODY_BYTES + 1);
-        $handled = $this->module->createWebhookHandler()->handle((string) ($_SERVER['REQUEST_METHOD'] ?? 'GET'), $body);
-        if ($handled['verified']) {
-            Configuration::updateValue(Settings::LAST_WEBHOOK, date('Y-m-d H:i:s'));
-        }
+        $method = (string) ($_SERVER['REQUEST_METHOD'] ?? 'GET');
 
-        return $handled['reply'];
+        return $this->module->kernel()->webhook($method, $body, (string) Tools::getRemoteAddr())['reply'];
     }
 }
