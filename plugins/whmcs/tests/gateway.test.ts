@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PHP_VERSIONS, type SandboxService, startSandboxService } from '@cryptocheckout/php-testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootWhmcs, CALLBACK_PATH, php, startBridge, type Whmcs } from './harness/harness.js';
+import {
+  bootWhmcs,
+  CALLBACK_PATH,
+  php,
+  startBridge,
+  type Whmcs,
+  type WhmcsResponse,
+} from './harness/harness.js';
+import { RELEASED_PHP } from './released-schemas.js';
 import { DUE_SCENARIO_PHP } from './storage-scenarios.js';
 
 // The module in real PHP against the WHMCS harness and the real reference server: configuration,
@@ -53,19 +61,6 @@ async function afterExpiry(run: () => Promise<void>): Promise<void> {
     now = Date.now();
   }
 }
-
-/** mod_cryptocheckout_transactions as module version 0.1 created it. */
-const LEGACY_TABLE = `CREATE TABLE mod_cryptocheckout_transactions (${[
-  'id INTEGER PRIMARY KEY AUTOINCREMENT',
-  'invoice_id INTEGER NOT NULL',
-  'transaction_code VARCHAR(64) NOT NULL UNIQUE',
-  ...['checkout_url', 'fiat_amount', 'fiat_currency', 'invoice_amount', 'invoice_currency'].map(
-    (c) => `${c} TEXT NOT NULL`,
-  ),
-  ...['wallet_address', 'wallet_currency', 'wallet_network', 'state'].map((c) => `${c} TEXT NOT NULL`),
-  ...['note', 'expires_at', 'checked_at'].map((c) => `${c} TEXT NULL`),
-  ...['created_at', 'updated_at'].map((c) => `${c} TEXT NOT NULL`),
-].join(', ')})`;
 
 interface InvoiceState {
   invoice: { status: string; balance: string; total: string };
@@ -155,15 +150,17 @@ for (const version of PHP_VERSIONS) {
       whmcs.driver<string>(`echo json_encode(harness_view_invoice(${invoiceId}));`);
     const invoiceState = (invoiceId: number) =>
       whmcs.driver<InvoiceState>(`echo json_encode(harness_invoice_state(${invoiceId}));`);
-    const moduleRows = () =>
+    /** The kernel's ledger: every checkout, oldest first, with the state recorded for its invoice. */
+    const ledgerRows = () =>
       whmcs.driver<Array<Record<string, string | null>>>(`
         $schema = WHMCS\\Database\\Capsule::schema();
-        echo json_encode($schema->hasTable('mod_cryptocheckout_transactions')
-          ? WHMCS\\Database\\Capsule::table('mod_cryptocheckout_transactions')->orderBy('id')->get()->all() : []);
+        echo json_encode($schema->hasTable('mod_cryptocheckout_checkouts')
+          ? WHMCS\\Database\\Capsule::connection()->select('SELECT c.*, o.recorded_state FROM mod_cryptocheckout_checkouts c JOIN mod_cryptocheckout_orders o ON o.order_id = c.order_id ORDER BY CAST(c.order_id AS INTEGER), c.ordinal') : []);
       `);
+    /** Invoices the kernel holds a claim on. */
     const claims = () =>
-      whmcs.driver<Array<{ setting: string; value: string }>>(`
-        echo json_encode(WHMCS\\Database\\Capsule::table('mod_cryptocheckout_settings')->where('setting', 'like', 'claim:%')->get()->all());
+      whmcs.driver<Array<{ order_id: string; claim_until: string }>>(`
+        echo json_encode(WHMCS\\Database\\Capsule::connection()->select('SELECT order_id, claim_until FROM mod_cryptocheckout_orders WHERE claim_token IS NOT NULL'));
       `);
     /** Checkouts created from now on send their webhook where nothing listens. */
     const loseWebhooks = () =>
@@ -175,22 +172,40 @@ for (const version of PHP_VERSIONS) {
     /** Moves every recorded check `seconds` into the past, as if that much time had gone by. */
     const ageChecks = (seconds: number) =>
       whmcs.driver(`
-        foreach (WHMCS\\Database\\Capsule::table('mod_cryptocheckout_transactions')->whereNotNull('checked_at')->get() as $row) {
-          WHMCS\\Database\\Capsule::table('mod_cryptocheckout_transactions')->where('id', $row->id)
-            ->update(['checked_at' => gmdate('Y-m-d H:i:s', strtotime($row->checked_at . ' UTC') - ${seconds})]);
-        }
+        WHMCS\\Database\\Capsule::connection()->affectingStatement('UPDATE mod_cryptocheckout_checkouts SET checked_at = checked_at - ? WHERE checked_at IS NOT NULL', [${seconds}]);
         echo json_encode(true);
       `);
-    /** Moves every claim marker `seconds` into the past. */
+    /** Moves every claim's lease `seconds` into the past. */
     const ageClaims = (seconds: number) =>
       whmcs.driver(`
-        foreach (WHMCS\\Database\\Capsule::table('mod_cryptocheckout_settings')->where('setting', 'like', 'claim:%')->get() as $row) {
-          $parts = explode('|', $row->value);
-          $parts[2] = (string) ((int) $parts[2] - ${seconds});
-          WHMCS\\Database\\Capsule::table('mod_cryptocheckout_settings')->where('setting', $row->setting)->update(['value' => implode('|', $parts)]);
-        }
+        WHMCS\\Database\\Capsule::connection()->affectingStatement('UPDATE mod_cryptocheckout_orders SET claim_until = claim_until - ? WHERE claim_token IS NOT NULL', [${seconds}]);
         echo json_encode(true);
       `);
+
+    /** Another request (the webhook's run) holds the invoice, as while it books a payment. */
+    const holdInvoice = (invoiceId: number) =>
+      whmcs.driver(`
+        ${AUTOLOAD}
+        (new CryptoCheckout\\Whmcs\\Gateway(getGatewayVariables('cryptocheckout')))->kernel()->ledger()->claim('${invoiceId}', 'run', 'webhook', time());
+        echo json_encode(true);
+      `);
+
+    /**
+     * Sends `send()` until it is answered 429 (at most twice the limit): how many were answered
+     * before, and the 429. A window that turned over meanwhile (the limit counts per minute) let
+     * more through; the count is exact when the first and the last request fell in one minute.
+     */
+    async function untilLimited(limit: number, send: () => Promise<WhmcsResponse>) {
+      const minute = () => Math.floor(Date.now() / 60_000);
+      const first = minute();
+      let answered = 0;
+      for (let sent = 0; sent <= 2 * limit; sent++) {
+        const response = await send();
+        if (response.status === 429) return { answered, limited: response, oneWindow: minute() === first };
+        answered++;
+      }
+      throw new Error(`no 429 after ${2 * limit + 1} requests`);
+    }
 
     /** An unpaid invoice whose checkout settled on the service while its webhook was lost. */
     async function invoiceSettledWithoutWebhook(): Promise<{ invoiceId: number; code: string }> {
@@ -244,7 +259,9 @@ for (const version of PHP_VERSIONS) {
     async function startCheckout(invoiceId: number): Promise<{ code: string; url: string }> {
       const response = await pressPay(formFields(await viewInvoice(invoiceId)), 'application/json');
       expect(response.status, response.body + response.stderr).toBe(200);
-      const data = JSON.parse(response.body) as { checkout_url: string; transaction_code: string };
+      const { data } = JSON.parse(response.body) as {
+        data: { checkout_url: string; transaction_code: string };
+      };
       return { code: data.transaction_code, url: data.checkout_url };
     }
 
@@ -283,7 +300,8 @@ for (const version of PHP_VERSIONS) {
         expect(result.config.network?.Options).toMatchObject({ POLYGON: 'Polygon PoS', TRON: 'TRON' });
         expect(result.config.asset).toMatchObject({ Type: 'dropdown', Default: 'USDC' });
         expect(result.config.asset?.Options).toMatchObject({ USDC: 'USDC (recommended)', USDT: 'USDT' });
-        expect(Object.keys(result.config.displayMode?.Options as object)).toEqual(['redirect', 'embedded']);
+        expect(Object.keys(result.config.displayMode?.Options as object)).toEqual(['redirect', 'modal']);
+        expect(result.config.displayMode?.Default).toBe('redirect');
         expect(result.config.debug?.Type).toBe('yesno');
       });
 
@@ -313,7 +331,7 @@ for (const version of PHP_VERSIONS) {
           $out = [];
           foreach ([" https://pay.example.com/api/ ", 'https://pay.example.com/cc/api', 'https://pay.example.com/cc/'] as $url) {
             $settings = CryptoCheckout\\Whmcs\\Settings::fromParams(['serviceUrl' => $url, 'walletAddress' => "\\u{00A0}" . strtolower(${php(WALLET)}) . ' ', 'asset' => 'usdc', 'network' => 'polygon']);
-            $out[] = ['url' => $settings->serviceUrl, 'usable' => $settings->isUsable(), 'wallet' => $settings->walletAddress];
+            $out[] = ['url' => $settings->serviceUrl, 'usable' => $settings->errors === [], 'wallet' => $settings->walletAddress];
           }
           echo json_encode($out);
         `);
@@ -327,7 +345,7 @@ for (const version of PHP_VERSIONS) {
         const invoiceId = await install({ settings: { serviceUrl: `${service.url}/api/` } });
         const { code } = await startCheckout(invoiceId);
         expect(await service.transaction(code)).toMatchObject({ status: 'pending' });
-        expect((await moduleRows())[0]?.service_url).toBe(service.url);
+        expect((await ledgerRows())[0]?.service_url).toBe(service.url);
       });
 
       it('shows the admin what is wrong with settings saved before', async () => {
@@ -366,16 +384,16 @@ for (const version of PHP_VERSIONS) {
         expect(box.openModal).toBe(false);
         expect(new URL(box.statusUrl).searchParams.get('action')).toBe('status');
         expect(html).not.toContain('cryptocheckout-status__pay');
-        expect(await moduleRows()).toEqual([]);
+        expect(await ledgerRows()).toEqual([]);
       });
 
-      it('escapes what it prints, and marks the form for the embedded page when so configured', async () => {
-        const invoiceId = await install({ settings: { displayMode: 'embedded' } });
+      it('escapes what it prints, and marks the form for the modal page when so configured', async () => {
+        const invoiceId = await install({ settings: { displayMode: 'modal' } });
         const html = await whmcs.driver<string>(`
           harness_load_module();
           echo json_encode(cryptocheckout_link(array_merge(harness_link_params(${invoiceId}), ['langpaynow' => '<img src=x onerror=alert(1)>"'])));
         `);
-        expect(html).toContain('data-mode="embedded"');
+        expect(html).toContain('data-mode="modal"');
         expect(html).toContain('>&lt;img src=x onerror=alert(1)&gt;&quot;</button>');
         expect(html).not.toContain('<img');
       });
@@ -395,7 +413,10 @@ for (const version of PHP_VERSIONS) {
         const invoiceId = await install();
         const fields = formFields(await viewInvoice(invoiceId));
         // Another request holds the invoice for the whole wait (the clock jumps instead of sleeping).
-        const refused = await whmcs.driver<{ status: number; body: { error: string } }>(`
+        const refused = await whmcs.driver<{
+          status: number;
+          body: { error: { code: string; message: string } };
+        }>(`
           ${AUTOLOAD}
           $clock = new class implements CryptoCheckout\\Whmcs\\Vendor\\Client\\Kernel\\Clock {
             private $now;
@@ -404,18 +425,21 @@ for (const version of PHP_VERSIONS) {
             public function sleep(int $microseconds): void { $this->now++; }
           };
           $gateway = new CryptoCheckout\\Whmcs\\Gateway(getGatewayVariables('cryptocheckout'), $clock);
-          $gateway->port()->swapClaim('${invoiceId}', null, 'open_checkout|-|' . time() . '|other');
-          $response = (new CryptoCheckout\\Whmcs\\Endpoint\\PayEndpoint($gateway))->handle('POST', json_decode(${php(JSON.stringify(fields))}, true), 'application/json');
+          $gateway->kernel()->ledger()->claim('${invoiceId}', 'open_checkout', '-', time());
+          $response = CryptoCheckout\\Whmcs\\PayButton::press($gateway, 'POST', json_decode(${php(JSON.stringify(fields))}, true), 'application/json');
           echo json_encode(['status' => $response->status, 'body' => json_decode($response->body, true)]);
         `);
         expect(refused.status).toBe(409);
-        expect(refused.body.error).toMatch(/already being prepared/);
-        expect(await moduleRows()).toEqual([]);
+        expect(refused.body.error).toMatchObject({
+          code: 'busy',
+          message: expect.stringMatching(/being prepared in another window/),
+        });
+        expect(await ledgerRows()).toEqual([]);
 
         // A claim left by a request that died is taken over after its lease.
         await ageClaims(61);
         const { code } = await startCheckout(invoiceId);
-        expect((await moduleRows()).map((row) => row.transaction_code)).toEqual([code]);
+        expect((await ledgerRows()).map((row) => row.transaction_code)).toEqual([code]);
         expect(await claims()).toEqual([]);
       });
 
@@ -426,7 +450,7 @@ for (const version of PHP_VERSIONS) {
         expect(first.status, first.body + first.stderr).toBe(303);
         const location = first.headers.location as string;
         expect(location.startsWith(`${service.url}/pay/`)).toBe(true);
-        const rows = await moduleRows();
+        const rows = await ledgerRows();
         expect(rows).toHaveLength(1);
         const code = rows[0]?.transaction_code as string;
         expect(await service.transaction(code)).toMatchObject({
@@ -439,7 +463,7 @@ for (const version of PHP_VERSIONS) {
         });
         const second = await pressPay(formFields(await viewInvoice(invoiceId)));
         expect(second.headers.location).toBe(location);
-        expect(await moduleRows()).toHaveLength(1);
+        expect(await ledgerRows()).toHaveLength(1);
         const html = await viewInvoice(invoiceId);
         expect(html).toContain('>Continue payment</button>');
         expect(statusBox(html).status).toMatchObject({
@@ -450,7 +474,7 @@ for (const version of PHP_VERSIONS) {
         expect(html).toContain(`class="button cryptocheckout-status__pay" href="${location}"`);
 
         const json = await pressPay(fields, 'application/json');
-        expect(JSON.parse(json.body)).toMatchObject({
+        expect(JSON.parse(json.body).data).toMatchObject({
           checkout_url: location,
           transaction_code: code,
           mode: 'redirect',
@@ -462,7 +486,10 @@ for (const version of PHP_VERSIONS) {
         const fields = formFields(await viewInvoice(invoiceId));
         const tampered = await pressPay({ ...fields, amount: '1.00' }, 'application/json');
         expect(tampered.status).toBe(403);
-        expect(JSON.parse(tampered.body).error).toMatch(/out of date/);
+        expect(JSON.parse(tampered.body).error).toMatchObject({
+          code: 'forbidden',
+          message: expect.stringMatching(/out of date/),
+        });
         const stale = await pressPay({ ...fields, token: 'x' });
         expect(stale.status).toBe(403);
         expect(stale.body).toContain('Back to the invoice');
@@ -474,8 +501,10 @@ for (const version of PHP_VERSIONS) {
         );
         const paid = await pressPay(fields, 'application/json');
         expect(paid.status).toBe(409);
-        expect(JSON.parse(paid.body).error).toBe(`Invoice #${invoiceId} is Paid; there is nothing to pay.`);
-        expect(await moduleRows()).toEqual([]);
+        expect(JSON.parse(paid.body).error.message).toBe(
+          `Invoice #${invoiceId} is Paid; there is nothing to pay.`,
+        );
+        expect(await ledgerRows()).toEqual([]);
       });
 
       it('refuses a button rendered before the invoice changed', async () => {
@@ -486,7 +515,7 @@ for (const version of PHP_VERSIONS) {
         );
         const response = await pressPay(fields, 'application/json');
         expect(response.status).toBe(409);
-        expect(JSON.parse(response.body).error).toMatch(/changed/);
+        expect(JSON.parse(response.body).error.message).toMatch(/changed/);
       });
 
       // "Convert To For Processing": the client is charged the converted amount, rounded half up to
@@ -516,7 +545,11 @@ for (const version of PHP_VERSIONS) {
           fiat_amount: Number(amount),
           fiat_currency: currency,
         });
-        expect((await moduleRows())[0]).toMatchObject({ invoice_currency: clientCurrency });
+        expect((await ledgerRows())[0]).toMatchObject({
+          fiat_currency: currency,
+          order_amount: String(Number(total)),
+          order_currency: clientCurrency,
+        });
         const state = await payInFull(invoiceId, code);
         expect(state.payments).toEqual([
           expect.objectContaining({ transid: code, amountin: booked, gateway: 'cryptocheckout' }),
@@ -545,7 +578,10 @@ for (const version of PHP_VERSIONS) {
 
       it('pays the invoice instead of opening a second checkout when the expired one was paid at the service (webhook lost)', async () => {
         const { invoiceId, code } = await expiredWithoutWebhook(async (invoice, expired) => {
-          expect((await moduleRows())[0]?.state).toBe('cancelled');
+          expect((await ledgerRows())[0]).toMatchObject({
+            applied_action: 'cancel_expired',
+            recorded_state: 'cancelled',
+          });
           const fields = formFields(await viewInvoice(invoice));
           // The client pays the old checkout after all; its webhook never arrives.
           await service.pay(expired, 'full');
@@ -553,14 +589,17 @@ for (const version of PHP_VERSIONS) {
           const pressed = await pressPay(fields, 'application/json');
           expect(pressed.status, pressed.body + pressed.stderr).toBe(200);
           expect(JSON.parse(pressed.body)).toEqual({
-            invoice_url: expect.stringMatching(new RegExp(`/viewinvoice\\.php\\?id=${invoice}$`)),
-            paid: true,
+            status: 'success',
+            data: {
+              invoice_url: expect.stringMatching(new RegExp(`/viewinvoice\\.php\\?id=${invoice}$`)),
+              paid: true,
+            },
           });
         });
         const state = await invoiceState(invoiceId);
         expect(state.invoice.status).toBe('Paid');
         expect(state.payments).toEqual([expect.objectContaining({ transid: code, amountin: '25.00' })]);
-        expect(await moduleRows()).toHaveLength(1);
+        expect(await ledgerRows()).toHaveLength(1);
       });
     });
 
@@ -568,6 +607,7 @@ for (const version of PHP_VERSIONS) {
       it('pays the invoice once from the verified lookup, however often the webhook comes', async () => {
         const invoiceId = await install();
         const { code } = await startCheckout(invoiceId);
+        const fields = formFields(await viewInvoice(invoiceId));
         await service.pay(code, 'full');
         await waitFor(
           () => invoiceState(invoiceId),
@@ -585,12 +625,14 @@ for (const version of PHP_VERSIONS) {
         expect(state.payments).toHaveLength(1);
         expect(state.payments[0]).toMatchObject({ transid: code, amountin: '25.00' });
         expect(results(state).filter((result) => result === 'Success')).toHaveLength(1);
-        expect((await moduleRows())[0]).toMatchObject({
-          state: 'paid',
+        expect((await ledgerRows())[0]).toMatchObject({
+          recorded_state: 'paid',
           resolution: 'booked',
           applied_action: 'mark_paid',
         });
-        const again = await pressPay(formFields(await viewInvoice(invoiceId)), 'application/json');
+        // The paid invoice offers no button; one rendered before is refused.
+        expect(formFields(await viewInvoice(invoiceId))).toEqual({});
+        const again = await pressPay(fields, 'application/json');
         expect(again.status).toBe(409);
       });
 
@@ -628,18 +670,58 @@ for (const version of PHP_VERSIONS) {
         const invoiceId = await install();
         const { code } = await startCheckout(invoiceId);
         await whmcs.driver(`
-          WHMCS\\Database\\Capsule::table('mod_cryptocheckout_transactions')->update(['service_url' => 'http://127.0.0.1:9', 'checked_at' => null]);
+          WHMCS\\Database\\Capsule::connection()->affectingStatement("UPDATE mod_cryptocheckout_checkouts SET service_url = 'http://127.0.0.1:9', checked_at = NULL");
           echo json_encode(true);
         `);
         const response = await postWebhook(await settledWebhookBody(code));
         expect(response.status).toBe(503);
         expect(JSON.parse(response.body)).toMatchObject({ status: 'error', error: { code: 'unavailable' } });
-        expect((await moduleRows())[0]?.checked_at).not.toBeNull();
+        expect((await ledgerRows())[0]?.checked_at).not.toBeNull();
         const state = await invoiceState(invoiceId);
         expect(state.payments).toEqual([]);
         expect(
           state.gatewaylog.some((entry) => entry.data.includes('Looking up the transaction failed')),
         ).toBe(true);
+      });
+
+      it('logs a webhook whose lookup does not match the invoice as an error in the Gateway Log', async () => {
+        const invoiceId = await install();
+        await loseWebhooks();
+        const { code } = await startCheckout(invoiceId);
+        await service.pay(code, 'full');
+        await waitForStatus(code, 'settled');
+        // What the ledger holds for the checkout no longer matches the service's record.
+        await whmcs.driver(`
+          WHMCS\\Database\\Capsule::connection()->affectingStatement("UPDATE mod_cryptocheckout_checkouts SET fiat_amount = '99.00'");
+          echo json_encode(true);
+        `);
+        const response = await postWebhook(await settledWebhookBody(code));
+        expect(response.status).toBe(200);
+        const state = await invoiceState(invoiceId);
+        expect(state.invoice.status).toBe('Unpaid');
+        expect(state.payments).toEqual([]);
+        const errors = state.gatewaylog.filter((entry) => entry.result === 'Error');
+        expect(errors).toHaveLength(1);
+        expect(errors[0]?.data).toMatch(
+          /^message => Crypto Checkout: ignored a transaction whose amount does not match this order\.\n/,
+        );
+        expect(errors[0]?.data).toContain('action => reject_mismatch');
+        expect(state.notes.map((note) => note.note)).toEqual([expect.stringContaining('does not match')]);
+      });
+
+      it('throttles webhooks per client IP: 429 with Retry-After once 60 came in a minute', async () => {
+        await install();
+        const webhook = (clientIp: string) =>
+          whmcs.request({ method: 'POST', body: '{}', contentType: 'application/json', clientIp });
+        const { answered, limited, oneWindow } = await untilLimited(60, () => webhook('203.0.113.7'));
+        if (oneWindow) expect(answered).toBe(60);
+        else expect(answered).toBeGreaterThan(60);
+        expect(JSON.parse(limited.body)).toMatchObject({ status: 'error', error: { code: 'rate_limited' } });
+        const retryAfter = Number(limited.headers['retry-after']);
+        expect(retryAfter).toBeGreaterThanOrEqual(1);
+        expect(retryAfter).toBeLessThanOrEqual(60);
+        // Another client is not held back.
+        expect((await webhook('203.0.113.8')).status).toBe(400);
       });
 
       it("runs WHMCS's checkCbInvoiceID for the invoice of a known code", async () => {
@@ -659,33 +741,30 @@ for (const version of PHP_VERSIONS) {
     });
 
     describe('claims, failures and crashes', () => {
-      it("swaps the invoice's claim marker atomically, and a held claim keeps the cron away", async () => {
+      it("claims an invoice through the module's database atomically, and a held claim keeps the cron away", async () => {
         const { invoiceId } = await invoiceSettledWithoutWebhook();
-        const swaps = await whmcs.driver<unknown[]>(`
+        const claimed = await whmcs.driver<unknown[]>(`
           ${AUTOLOAD}
-          $port = (new CryptoCheckout\\Whmcs\\Gateway(getGatewayVariables('cryptocheckout')))->port();
-          echo json_encode([
-            $port->swapClaim('77', null, 'a|x|1|t'),
-            $port->swapClaim('77', null, 'b|x|1|t'),
-            $port->readClaim('77'),
-            $port->swapClaim('77', 'b|x|1|t', null),
-            $port->swapClaim('77', 'a|x|1|t', 'c|x|1|t'),
-            $port->swapClaim('77', 'a|x|1|t', null),
-            $port->swapClaim('77', 'c|x|1|t', null),
-            $port->readClaim('77'),
-          ]);
+          $ledger = (new CryptoCheckout\\Whmcs\\Gateway(getGatewayVariables('cryptocheckout')))->kernel()->ledger();
+          $first = $ledger->claim('77', 'run', 'x', time());
+          $second = $ledger->claim('77', 'run', 'x', time());
+          $held = $ledger->isClaimed('77', time());
+          $ledger->release($first);
+          $third = $ledger->claim('77', 'run', 'x', time());
+          $ledger->release($third);
+          echo json_encode([$first !== null, $second, $held, $third !== null, $ledger->isClaimed('77', time())]);
         `);
-        expect(swaps).toEqual([true, false, 'a|x|1|t', false, true, false, true, null]);
+        expect(claimed).toEqual([true, null, true, true, false]);
 
         await whmcs.driver(`
           ${AUTOLOAD}
-          (new CryptoCheckout\\Whmcs\\Gateway(getGatewayVariables('cryptocheckout')))->port()->swapClaim('${invoiceId}', null, 'mark_paid|x|' . time() . '|other');
+          (new CryptoCheckout\\Whmcs\\Gateway(getGatewayVariables('cryptocheckout')))->kernel()->ledger()->claim('${invoiceId}', 'mark_paid', 'x', time());
           echo json_encode(true);
         `);
         await runCron();
         expect((await invoiceState(invoiceId)).payments).toEqual([]);
         await whmcs.driver(
-          `WHMCS\\Database\\Capsule::table('mod_cryptocheckout_settings')->where('setting', 'claim:${invoiceId}')->delete(); echo json_encode(true);`,
+          `WHMCS\\Database\\Capsule::connection()->affectingStatement('UPDATE mod_cryptocheckout_orders SET claim_token = NULL, claim_until = NULL WHERE order_id = ?', ['${invoiceId}']); echo json_encode(true);`,
         );
         await runCron();
         expect((await invoiceState(invoiceId)).payments).toHaveLength(1);
@@ -708,7 +787,7 @@ for (const version of PHP_VERSIONS) {
         expect(state.invoice.status).toBe('Paid');
         expect(state.payments).toHaveLength(1);
         expect(results(state).filter((result) => result === 'Success')).toHaveLength(1);
-        expect((await moduleRows())[0]).toMatchObject({ resolution: 'booked', applied_action: 'mark_paid' });
+        expect((await ledgerRows())[0]).toMatchObject({ resolution: 'booked', applied_action: 'mark_paid' });
         await ageChecks(3600);
         await runCron();
         expect((await invoiceState(invoiceId)).payments).toHaveLength(1);
@@ -723,13 +802,13 @@ for (const version of PHP_VERSIONS) {
         ).rejects.toThrow(/process died/);
         let state = await invoiceState(invoiceId);
         expect(state.payments).toHaveLength(1);
-        expect(await claims()).toEqual([expect.objectContaining({ setting: `claim:${invoiceId}` })]);
+        expect(await claims()).toEqual([expect.objectContaining({ order_id: String(invoiceId) })]);
 
         // Within the lease the claim still stands for a live run: the cron leaves the invoice alone.
         await ageChecks(61);
         await runCron();
         expect(await claims()).toHaveLength(1);
-        expect((await moduleRows())[0]?.resolution).toBeNull();
+        expect((await ledgerRows())[0]?.resolution).toBeNull();
 
         await ageClaims(61);
         await runCron();
@@ -737,7 +816,7 @@ for (const version of PHP_VERSIONS) {
         expect(state.invoice.status).toBe('Paid');
         expect(state.payments).toEqual([expect.objectContaining({ transid: code, amountin: '25.00' })]);
         expect(await claims()).toEqual([]);
-        expect((await moduleRows())[0]).toMatchObject({ resolution: 'booked' });
+        expect((await ledgerRows())[0]).toMatchObject({ resolution: 'booked' });
         expect(
           state.gatewaylog.some((entry) => entry.data.includes('Completing the work of an interrupted run')),
         ).toBe(true);
@@ -759,19 +838,17 @@ for (const version of PHP_VERSIONS) {
         expect((await invoiceState(invoiceId)).payments).toHaveLength(1);
       });
 
-      it('selects due checkouts in the query, in the order of the kernel reference (PollPolicy::select)', async () => {
+      it("selects due checkouts through the module's database in the order of the kernel reference (PollPolicy::select)", async () => {
         await install();
         const picked = await whmcs.driver<{ port: string[][]; reference: string[][] }>(`
           ${AUTOLOAD}
-          use CryptoCheckout\\Whmcs\\TransactionStore;
           use CryptoCheckout\\Whmcs\\Vendor\\Client\\Kernel\\PollPolicy;
           use CryptoCheckout\\Whmcs\\Vendor\\Client\\Kernel\\StoredCheckout;
-          $gateway = new CryptoCheckout\\Whmcs\\Gateway(getGatewayVariables('cryptocheckout'));
-          $store = $gateway->store();
+          $ledger = (new CryptoCheckout\\Whmcs\\Gateway(getGatewayVariables('cryptocheckout')))->kernel()->ledger();
           $now = time();
           ${DUE_SCENARIO_PHP}
           $policy = new PollPolicy(7);
-          echo json_encode(['port' => $gateway->port()->dueCheckouts($policy, $now), 'reference' => $policy->select($entries, $now)]);
+          echo json_encode(['port' => $ledger->due($policy, $now), 'reference' => $policy->select($entries, $now)]);
         `);
         expect(picked.port).toHaveLength(7);
         expect(picked.port).toEqual(picked.reference);
@@ -786,10 +863,10 @@ for (const version of PHP_VERSIONS) {
           expect(response.status, response.body + response.stderr).toBe(200);
           return JSON.parse(response.body) as { status: string; data: BuyerStatus };
         };
-        expect(await status()).toEqual({
-          status: 'success',
-          data: { state: 'awaiting_payment', message: '', terminal: true, checkout_url: null },
-        });
+        // Before the first checkout the page has nothing to report, and the endpoint says so.
+        const before = await whmcs.request({ method: 'GET', query });
+        expect(before.status).toBe(404);
+        expect(JSON.parse(before.body)).toMatchObject({ status: 'error', error: { code: 'not_found' } });
         const forged = await whmcs.request({
           method: 'GET',
           query: { ...query, invoice: String(invoiceId + 1) },
@@ -819,6 +896,107 @@ for (const version of PHP_VERSIONS) {
         });
         expect((await invoiceState(invoiceId)).payments).toHaveLength(1);
       });
+
+      it('throttles the status box per client IP and invoice: 429 with Retry-After once 30 came in a minute', async () => {
+        const invoiceId = await install();
+        await startCheckout(invoiceId);
+        const query = Object.fromEntries(
+          new URL(statusBox(await viewInvoice(invoiceId)).statusUrl).searchParams,
+        );
+        const ask = (clientIp: string, invoiceQuery = query) =>
+          whmcs.request({ method: 'GET', query: invoiceQuery, clientIp });
+        const { answered, limited, oneWindow } = await untilLimited(30, () => ask('203.0.113.7'));
+        if (oneWindow) expect(answered).toBe(30);
+        else expect(answered).toBeGreaterThan(30);
+        expect(JSON.parse(limited.body)).toMatchObject({ status: 'error', error: { code: 'rate_limited' } });
+        const retryAfter = Number(limited.headers['retry-after']);
+        expect(retryAfter).toBeGreaterThanOrEqual(1);
+        expect(retryAfter).toBeLessThanOrEqual(60);
+        // Another client, or the same client's other invoice, is not held back.
+        expect((await ask('203.0.113.8')).status).toBe(200);
+        const other = await whmcs.driver<number>(`echo json_encode(harness_create_invoice(1, '10.00'));`);
+        await startCheckout(other);
+        const otherQuery = Object.fromEntries(
+          new URL(statusBox(await viewInvoice(other)).statusUrl).searchParams,
+        );
+        expect((await ask('203.0.113.7', otherQuery)).status).toBe(200);
+      });
+
+      it.each([
+        ['in time', false],
+        ['after the checkout expired', true],
+      ] as const)('tells a client who looks while the payment is being booked (%s) that it is confirming, never that the window closed', async (_when, late) => {
+        const invoiceId = await install();
+        await loseWebhooks();
+        const { code } = await startCheckout(invoiceId);
+        const query = Object.fromEntries(
+          new URL(statusBox(await viewInvoice(invoiceId)).statusUrl).searchParams,
+        );
+        const look = async () => {
+          const response = await whmcs.request({ method: 'GET', query });
+          expect(response.status, response.body + response.stderr).toBe(200);
+          return (JSON.parse(response.body) as { data: BuyerStatus }).data;
+        };
+        const confirming = {
+          state: 'awaiting_payment',
+          message: 'Payment received. Confirming it with the shop; this page updates by itself.',
+          terminal: false,
+          checkout_url: null,
+        };
+        const whileBooking = async () => {
+          // The webhook's run holds the invoice while it books the payment the service settled.
+          await holdInvoice(invoiceId);
+          await service.pay(code, 'full');
+          await waitForStatus(code, 'settled');
+          await ageChecks(10);
+          expect(await look()).toEqual(confirming);
+          await ageChecks(10);
+          const page = await viewInvoice(invoiceId);
+          expect(statusBox(page).status).toEqual(confirming);
+          // No button to start another payment while this one is confirmed.
+          expect(page).not.toContain('<form');
+          // The claim ends (the run completed elsewhere or died): the next look books it.
+          await ageClaims(61);
+          await ageChecks(10);
+          expect(await look()).toMatchObject({ state: 'paid', terminal: true });
+          expect((await invoiceState(invoiceId)).payments).toEqual([
+            expect.objectContaining({ transid: code }),
+          ]);
+        };
+        if (late) {
+          await afterExpiry(async () => {
+            await waitForStatus(code, 'expired');
+            await ageChecks(61);
+            await runCron();
+            expect(await look()).toMatchObject({
+              terminal: true,
+              message: expect.stringContaining('window has closed'),
+            });
+            await whileBooking();
+          });
+        } else {
+          await whileBooking();
+        }
+      });
+
+      it('marks an invoice Paid again when an admin saved it back to Unpaid after its payment was booked', async () => {
+        const invoiceId = await install();
+        const { code } = await startCheckout(invoiceId);
+        await payInFull(invoiceId, code);
+        await whmcs.driver(
+          `WHMCS\\Database\\Capsule::table('tblinvoices')->where('id', ${invoiceId})->update(['status' => 'Unpaid']); echo json_encode(true);`,
+        );
+        await ageChecks(10);
+        expect(statusBox(await viewInvoice(invoiceId)).status).toMatchObject({
+          state: 'paid',
+          terminal: true,
+        });
+        const state = await invoiceState(invoiceId);
+        expect(state.invoice.status).toBe('Paid');
+        expect(state.payments).toHaveLength(1);
+        expect(results(state)).toEqual(['Success', 'Set Back to Paid']);
+        expect(state.notes.map((note) => note.note)).toEqual([expect.stringContaining('set back to paid')]);
+      });
     });
 
     describe('underpaid, expired and late payments', () => {
@@ -839,25 +1017,35 @@ for (const version of PHP_VERSIONS) {
           new RegExp(`^Invoice #${invoiceId}: Crypto Checkout: received .* USD is still due`),
         );
         expect(state.notes[0]?.sticky).toBe('1');
-        expect((await moduleRows())[0]?.state).toBe('underpaid');
-        expect(statusBox(await viewInvoice(invoiceId)).status).toMatchObject({
-          state: 'underpaid',
-          terminal: false,
-        });
+        expect((await ledgerRows())[0]?.recorded_state).toBe('underpaid');
+        const whileOpen = await viewInvoice(invoiceId);
+        expect(statusBox(whileOpen).status).toMatchObject({ state: 'underpaid', terminal: false });
+        expect(whileOpen).toContain('>Continue payment</button>');
+        const fields = formFields(whileOpen);
 
         // The window closes with the partial payment held: no second checkout for the full amount.
         await afterExpiry(async () => {
           await waitForStatus(code, 'expired');
           await ageChecks(61);
           await runCron();
-          expect((await moduleRows()).map((row) => row.state)).toEqual(['underpaid']);
-          const again = await pressPay(formFields(await viewInvoice(invoiceId)), 'application/json');
+          expect((await ledgerRows()).map((row) => row.recorded_state)).toEqual(['underpaid']);
+          // The page offers no button now; one rendered while the window was open is refused.
+          const closed = await viewInvoice(invoiceId);
+          expect(statusBox(closed).status).toMatchObject({
+            state: 'underpaid',
+            terminal: true,
+            checkout_url: null,
+          });
+          expect(closed).not.toContain('<form');
+          const again = await pressPay(fields, 'application/json');
           expect(again.status).toBe(409);
           // Paid in part while the window was open: never described as late.
-          expect(JSON.parse(again.body).error).toBe(
-            'Part of the payment for this invoice has arrived and its payment window has closed. Please contact us to settle the rest.',
-          );
-          expect(await moduleRows()).toHaveLength(1);
+          expect(JSON.parse(again.body).error).toEqual({
+            code: 'held',
+            message:
+              'Part of the payment for this order has arrived and its payment window has closed. The shop will contact you to settle the rest.',
+          });
+          expect(await ledgerRows()).toHaveLength(1);
           expect((await invoiceState(invoiceId)).notes).toHaveLength(1);
         });
       });
@@ -918,7 +1106,7 @@ for (const version of PHP_VERSIONS) {
             new RegExp(`^Invoice #${invoiceId}: .*transaction ${code}\\), after the checkout had expired`),
           ),
         ]);
-        expect((await moduleRows())[0]).toMatchObject({ resolution: 'booked', last_status: 'settled' });
+        expect((await ledgerRows())[0]).toMatchObject({ resolution: 'booked', last_status: 'settled' });
       });
 
       it('never books a payment on an invoice cancelled meanwhile: the admin is asked to review it', async () => {
@@ -940,8 +1128,8 @@ for (const version of PHP_VERSIONS) {
         expect(state.notes.map((note) => note.note)).toEqual([
           expect.stringContaining('after the order was cancelled'),
         ]);
-        expect((await moduleRows())[0]).toMatchObject({
-          state: 'late_payment_review',
+        expect((await ledgerRows())[0]).toMatchObject({
+          recorded_state: 'late_payment_review',
           resolution: 'flagged',
         });
       });
@@ -956,7 +1144,7 @@ for (const version of PHP_VERSIONS) {
           let state = await invoiceState(invoiceId);
           expect(state.invoice.status).toBe('Unpaid');
           expect(results(state)).toEqual(['Expired']);
-          expect((await moduleRows())[0]?.state).toBe('cancelled');
+          expect((await ledgerRows())[0]?.recorded_state).toBe('cancelled');
           expect(statusBox(await viewInvoice(invoiceId)).status).toMatchObject({
             state: 'awaiting_payment',
             terminal: true,
@@ -966,7 +1154,7 @@ for (const version of PHP_VERSIONS) {
 
           const again = await startCheckout(invoiceId);
           expect(again.code).not.toBe(code);
-          expect(await moduleRows()).toHaveLength(2);
+          expect(await ledgerRows()).toHaveLength(2);
 
           // The client pays the first, expired checkout after all: still unpaid, so it is booked.
           await service.pay(code, 'full');
@@ -989,7 +1177,7 @@ for (const version of PHP_VERSIONS) {
           expect(
             state.notes.some((note) => note.note.includes(again.code) && note.note.includes('already paid')),
           ).toBe(true);
-          expect((await moduleRows()).map((row) => [row.resolution, row.applied_action])).toEqual([
+          expect((await ledgerRows()).map((row) => [row.resolution, row.applied_action])).toEqual([
             ['booked', 'mark_paid'],
             ['flagged', 'flag_extra_payment'],
           ]);
@@ -997,132 +1185,217 @@ for (const version of PHP_VERSIONS) {
       });
     });
 
-    describe('upgrade of an install from before the kernel', () => {
-      /** The tables as module version 0.1 created them (SQLite spelling), with the given rows. */
-      const legacyInstall = (rows: string) =>
-        whmcs.driver(`
-          $pdo = WHMCS\\Database\\Capsule::connection()->getPdo();
-          $pdo->exec(${php(LEGACY_TABLE)});
-          $pdo->exec('CREATE TABLE mod_cryptocheckout_settings (setting VARCHAR(64) NOT NULL UNIQUE, value TEXT NOT NULL)');
-          foreach (json_decode(${php(rows)}, true) as $row) {
-            WHMCS\\Database\\Capsule::table('mod_cryptocheckout_transactions')->insert($row);
-          }
-          echo json_encode(true);
-        `);
-
-      function legacyRow(invoiceId: number, code: string, state: string, expiresAt: string) {
-        return {
-          invoice_id: invoiceId,
-          transaction_code: code,
-          checkout_url: `${service.url}/pay/${code}`,
-          fiat_amount: '25.00',
-          fiat_currency: 'EUR',
-          invoice_amount: '25.00',
-          invoice_currency: 'EUR',
-          wallet_address: WALLET,
-          wallet_currency: 'USDC',
-          wallet_network: 'POLYGON',
-          state,
-          note: null,
-          expires_at: expiresAt,
-          checked_at: null,
-          created_at: '2026-01-01 10:00:00',
-          updated_at: '2026-01-01 10:00:00',
-        };
-      }
-
-      it('adds the missing columns once, completes the old rows, and watches a checkout the old module had given up', async () => {
-        const invoiceId = await install();
-        // A checkout the old module marked cancelled, then paid on the service without a webhook.
+    describe('upgrade in place from the released schemas', () => {
+      /** A checkout made on the service directly, as an earlier version of the module made it. */
+      async function serviceCheckout(): Promise<{ code: string; expiresAt: string }> {
         const created = await fetch(`${service.url}/api/checkout`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({
             fiat_amount: '25.00',
             fiat_currency: 'EUR',
-            external_reference: `whmcs-invoice-${invoiceId}`,
+            external_reference: 'whmcs-invoice',
             customer: { wallet_address: WALLET, crypto_currency: 'USDC', crypto_currency_network: 'POLYGON' },
           }),
         });
-        const checkout = (
-          (await created.json()) as { data: { transaction_code: string; expires_at: string } }
-        ).data;
-        await service.pay(checkout.transaction_code, 'full');
-        await waitForStatus(checkout.transaction_code, 'settled');
-        await legacyInstall(
-          JSON.stringify([
-            legacyRow(9001, '11111111-1111-4111-8111-111111111111', 'paid', '2026-01-01T11:00:00.000Z'),
-            legacyRow(
-              9002,
-              '22222222-2222-4222-8222-222222222222',
-              'late_payment_review',
-              '2026-01-01T11:00:00.000Z',
-            ),
-            legacyRow(invoiceId, checkout.transaction_code, 'cancelled', checkout.expires_at),
-          ]),
-        );
+        const { data } = (await created.json()) as { data: { transaction_code: string; expires_at: string } };
+        return { code: data.transaction_code, expiresAt: data.expires_at };
+      }
 
-        const upgraded = await whmcs.driver<{ version: string; columns: Record<string, boolean> }>(`
-          ${AUTOLOAD}
-          // Another request adds the first missing column at the same moment.
-          harness_before_schema_change(function () {
-            WHMCS\\Database\\Capsule::connection()->getPdo()->exec('ALTER TABLE mod_cryptocheckout_transactions ADD COLUMN service_url VARCHAR(2048) NULL');
-          });
-          $store = new CryptoCheckout\\Whmcs\\TransactionStore();
-          $columns = [];
-          foreach (['service_url', 'watch_until', 'last_status', 'received_usd', 'applied_action', 'resolution', 'notified_action'] as $column) {
-            $columns[$column] = WHMCS\\Database\\Capsule::schema()->hasColumn('mod_cryptocheckout_transactions', $column);
+      /** The old tables and the ledger, whole. */
+      const tables = () =>
+        whmcs.driver<Record<string, unknown[]>>(`
+          $out = [];
+          foreach (['mod_cryptocheckout_transactions', 'mod_cryptocheckout_settings', 'mod_cryptocheckout_checkouts', 'mod_cryptocheckout_orders', 'mod_cryptocheckout_state'] as $table) {
+            $out[$table] = WHMCS\\Database\\Capsule::schema()->hasTable($table) ? WHMCS\\Database\\Capsule::connection()->select('SELECT * FROM ' . $table) : null;
           }
-          echo json_encode(['version' => $store->setting('schema_version'), 'columns' => $columns]);
+          echo json_encode($out);
         `);
-        expect(upgraded.version).toBe('2');
-        expect(Object.values(upgraded.columns)).toEqual(Array(7).fill(true));
-        const rows = await moduleRows();
-        expect(
-          rows.map((row) => [row.expires_at, row.watch_until, row.resolution, row.applied_action]),
-        ).toEqual([
-          ['2026-01-01 11:00:00', '2026-01-02 12:00:00', 'booked', 'mark_paid'],
-          ['2026-01-01 11:00:00', '2026-01-02 12:00:00', 'flagged', 'hold_late_payment'],
-          [expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/), expect.any(String), null, null],
-        ]);
 
+      const OLD_KEY = 'f00d'.repeat(16);
+
+      /**
+       * A WHMCS with five invoices whose checkouts release `schema` recorded: A open (pending on
+       * the service), B given up as expired by the old module but paid at the service since (its
+       * webhook lost), C paid, D underpaid, E paid after the invoice was cancelled (held for review);
+       * the old signing key, a claim or lock the old module left, and display mode "embedded".
+       */
+      async function releasedInstall(schema: 1 | 2) {
+        const a = await install();
+        const checkouts = {
+          a: await serviceCheckout(),
+          b: await serviceCheckout(),
+          c: await serviceCheckout(),
+          d: await serviceCheckout(),
+          e: await serviceCheckout(),
+        };
+        await service.pay(checkouts.b.code, 'full');
+        await service.pay(checkouts.c.code, 'full');
+        await service.pay(checkouts.d.code, 'partial');
+        await service.pay(checkouts.e.code, 'full');
+        await waitForStatus(checkouts.d.code, 'underpaid');
+        const ids = await whmcs.driver<Record<string, number>>(`
+          ${RELEASED_PHP}
+          $client = (int) WHMCS\\Database\\Capsule::table('tblinvoices')->where('id', ${a})->value('userid');
+          $ids = ['a' => ${a}];
+          foreach (['b', 'c', 'd', 'e'] as $name) {
+            $ids[$name] = harness_create_invoice($client, '25.00');
+          }
+          $codes = json_decode(${php(JSON.stringify(checkouts))}, true);
+          addInvoicePayment($ids['c'], $codes['c']['code'], '', 0, 'cryptocheckout');
+          WHMCS\\Database\\Capsule::table('tblinvoices')->where('id', $ids['e'])->update(['status' => 'Cancelled']);
+          WHMCS\\Database\\Capsule::table('tblpaymentgateways')->where('gateway', 'cryptocheckout')->where('setting', 'displayMode')->update(['value' => 'embedded']);
+          released_schema(${schema});
+          $states = ['a' => 'awaiting_payment', 'b' => 'cancelled', 'c' => 'paid', 'd' => 'underpaid', 'e' => 'late_payment_review'];
+          foreach ($states as $name => $state) {
+            // Last checked ten minutes ago, as the old module's cron would have.
+            $fields = ['checkout_url' => ${php(service.url)} . '/pay/' . $codes[$name]['code'], 'checked_at' => gmdate('Y-m-d H:i:s', time() - 600)];
+            if (${schema} === 2) {
+              $fields += ['service_url' => ${php(service.url)}, 'received_usd' => $name === 'd' ? '13.89' : null];
+            }
+            WHMCS\\Database\\Capsule::table('mod_cryptocheckout_transactions')->insert(released_row(${schema}, $ids[$name], $codes[$name]['code'], $state, strtotime($codes[$name]['expiresAt']), $fields));
+          }
+          WHMCS\\Database\\Capsule::table('mod_cryptocheckout_settings')->insert(['setting' => 'signing_key', 'value' => ${php(OLD_KEY)}]);
+          WHMCS\\Database\\Capsule::table('mod_cryptocheckout_settings')->insert(['setting' => ${schema === 1 ? `'lock:pay:' . $ids['a']` : `'claim:' . $ids['a']`}, 'value' => '1']);
+          echo json_encode($ids);
+        `);
+        return {
+          ids,
+          codes: Object.fromEntries(Object.entries(checkouts).map(([name, c]) => [name, c.code])),
+        };
+      }
+
+      it.each([
+        1, 2,
+      ] as const)('moves every checkout of a schema %i install into the ledger on first use: open ones still watched, paid ones paid, the signing key and display mode kept, the old tables untouched; a second run changes nothing', async (schema) => {
+        const { ids, codes } = await releasedInstall(schema);
+        const before = await tables();
+        // A pay button the old module rendered for invoice A, signed with its key.
+        const oldButton = await whmcs.driver<FormFields>(`
+            $fields = ['invoiceid' => '${ids.a}', 'amount' => '25.00', 'currency' => 'EUR', 'base_amount' => '25', 'base_currency' => 'EUR', 'issued' => (string) time()];
+            echo json_encode($fields + ['token' => hash_hmac('sha256', "pay\\n" . implode("\\n", $fields), ${php(OLD_KEY)})]);
+          `);
+
+        // The first use after the upgrade is whatever request comes first: here the cron.
         await runCron();
-        const state = await invoiceState(invoiceId);
-        expect(state.invoice.status).toBe('Paid');
-        expect(state.payments).toEqual([
-          expect.objectContaining({ transid: checkout.transaction_code, amountin: '25.00' }),
+        const after = await tables();
+        expect(after.mod_cryptocheckout_transactions).toEqual(before.mod_cryptocheckout_transactions);
+        expect(after.mod_cryptocheckout_settings).toEqual(before.mod_cryptocheckout_settings);
+        const rows = await ledgerRows();
+        expect(
+          rows.map((row) => [row.order_id, row.transaction_code, row.order_amount, row.order_currency]),
+        ).toEqual(['a', 'b', 'c', 'd', 'e'].map((name) => [String(ids[name]), codes[name], '25.00', 'EUR']));
+        expect(rows.map((row) => [row.applied_action, row.resolution, row.recorded_state])).toEqual([
+          [null, null, null],
+          // Paid at the service since the old module gave it up: booked by this first poll.
+          ['mark_paid', 'booked', 'paid'],
+          ['mark_paid', 'booked', 'paid'],
+          ['hold_underpaid', null, 'underpaid'],
+          ['hold_late_payment', 'flagged', 'late_payment_review'],
         ]);
+        // Every open checkout is watched through its late window.
+        for (const row of [rows[0], rows[3]]) {
+          expect(Number(row?.watch_until)).toBeGreaterThan(Date.now() / 1000 + 24 * 3600);
+        }
+        const paid = await invoiceState(ids.b as number);
+        expect(paid.invoice.status).toBe('Paid');
+        expect(paid.payments).toEqual([expect.objectContaining({ transid: codes.b, amountin: '25.00' })]);
+        expect(results(paid)).toEqual(['Upgraded', 'Success']);
+        expect(paid.gatewaylog[0]?.data).toBe(
+          'message => Moved 5 checkouts from mod_cryptocheckout_transactions into the Crypto Checkout ledger; the old tables are kept as they were.',
+        );
+        expect((await invoiceState(ids.c as number)).payments).toHaveLength(1);
+        expect(statusBox(await viewInvoice(ids.d as number)).status).toMatchObject({
+          state: 'underpaid',
+          terminal: false,
+        });
+        expect(
+          await whmcs.driver(
+            `echo json_encode(WHMCS\\Database\\Capsule::table('tblpaymentgateways')->where('gateway', 'cryptocheckout')->where('setting', 'displayMode')->value('value'));`,
+          ),
+        ).toBe('modal');
+
+        // The button rendered before the upgrade still verifies, and continues the same checkout.
+        const pressed = await pressPay(oldButton, 'application/json');
+        expect(pressed.status, pressed.body + pressed.stderr).toBe(200);
+        expect(JSON.parse(pressed.body).data).toMatchObject({ transaction_code: codes.a, mode: 'modal' });
+
+        // Run again from the start (the marker removed): nothing is added or changed.
+        const ledger = await tables();
+        await whmcs.driver(`
+            ${AUTOLOAD}
+            WHMCS\\Database\\Capsule::connection()->affectingStatement("DELETE FROM mod_cryptocheckout_state WHERE state_key = 'whmcs_upgraded_at'");
+            (new CryptoCheckout\\Whmcs\\Gateway(getGatewayVariables('cryptocheckout')))->kernel();
+            echo json_encode(true);
+          `);
+        const again = await tables();
+        for (const table of [
+          'mod_cryptocheckout_transactions',
+          'mod_cryptocheckout_settings',
+          'mod_cryptocheckout_checkouts',
+          'mod_cryptocheckout_orders',
+        ]) {
+          expect(again[table], table).toEqual(ledger[table]);
+        }
+        expect(
+          results(await invoiceState(ids.a as number)).filter((result) => result === 'Upgraded'),
+        ).toHaveLength(1);
       });
 
-      it('tolerates another request creating the tables at the same moment', async () => {
-        await install();
-        const created = await whmcs.driver<{ version: string | null; tables: boolean[] }>(`
-          ${AUTOLOAD}
-          harness_before_schema_change(function () {
-            // The other request runs the whole first use while this one is about to create the table.
-            new CryptoCheckout\\Whmcs\\TransactionStore();
-          });
-          $store = new CryptoCheckout\\Whmcs\\TransactionStore();
-          $schema = WHMCS\\Database\\Capsule::schema();
-          echo json_encode(['version' => $store->setting('schema_version'), 'tables' => [$schema->hasTable('mod_cryptocheckout_transactions'), $schema->hasTable('mod_cryptocheckout_settings')]]);
-        `);
-        expect(created).toEqual({ version: '2', tables: [true, true] });
-      });
-
-      it('tries the first use again when a schema change fails while another request holds the database', async () => {
-        await install();
-        const created = await whmcs.driver<{ failures: number; version: string | null; tables: boolean[] }>(`
-          ${AUTOLOAD}
-          $failures = 0;
-          harness_before_schema_change(function () use (&$failures) {
-            $failures++;
+      it('leaves the old tables as they were when the first use fails, says so, and completes on the next request', async () => {
+        const { ids, codes } = await releasedInstall(2);
+        const before = await tables();
+        const failed = await whmcs.driver<string>(`
+          harness_before_sql('INSERT IGNORE INTO mod_cryptocheckout_checkouts', function () {
             throw new PDOException('SQLSTATE[HY000]: General error: 5 database is locked');
           });
-          $store = new CryptoCheckout\\Whmcs\\TransactionStore();
-          $schema = WHMCS\\Database\\Capsule::schema();
-          echo json_encode(['failures' => $failures, 'version' => $store->setting('schema_version'), 'tables' => [$schema->hasTable('mod_cryptocheckout_transactions'), $schema->hasTable('mod_cryptocheckout_settings')]]);
+          echo json_encode(harness_view_invoice(${ids.a}));
         `);
-        expect(created).toEqual({ failures: 1, version: '2', tables: [true, true] });
+        expect(failed).toContain('Crypto payments are not available right now.');
+        const after = await tables();
+        expect(after.mod_cryptocheckout_transactions).toEqual(before.mod_cryptocheckout_transactions);
+        expect(after.mod_cryptocheckout_settings).toEqual(before.mod_cryptocheckout_settings);
+        expect(after.mod_cryptocheckout_state).not.toContainEqual(
+          expect.objectContaining({ state_key: 'whmcs_upgraded_at' }),
+        );
+        const log = (await invoiceState(ids.a as number)).gatewaylog;
+        expect(log.map((entry) => entry.result)).toEqual(['Error']);
+        expect(log[0]?.data).toBe(
+          "message => Moving the module's records into the Crypto Checkout ledger failed: SQLSTATE[HY000]: General error: 5 database is locked. The tables mod_cryptocheckout_transactions and mod_cryptocheckout_settings are left as they were; the next request tries again.",
+        );
+        // Meanwhile a webhook is answered 503 (the service's retries and the poll try again).
+        const webhook = await whmcs.request({
+          method: 'POST',
+          body: JSON.stringify(await settledWebhookBody(codes.b as string)),
+          contentType: 'application/json',
+          failSql: 'INSERT IGNORE INTO mod_cryptocheckout_checkouts',
+        });
+        expect(webhook.status).toBe(503);
+        expect(JSON.parse(webhook.body)).toMatchObject({ status: 'error', error: { code: 'unavailable' } });
+
+        await runCron();
+        expect((await ledgerRows()).map((row) => row.transaction_code)).toEqual(
+          ['a', 'b', 'c', 'd', 'e'].map((name) => codes[name]),
+        );
+        expect((await invoiceState(ids.b as number)).invoice.status).toBe('Paid');
+      });
+
+      it('lets another request run the whole first use at the same moment: every checkout once, one key', async () => {
+        const { codes } = await releasedInstall(1);
+        const keys = await whmcs.driver<string[]>(`
+          ${AUTOLOAD}
+          $other = null;
+          harness_before_sql('CREATE TABLE IF NOT EXISTS mod_cryptocheckout_orders', function () use (&$other) {
+            // The other request runs the whole first use while this one is creating the tables.
+            $other = (new CryptoCheckout\\Whmcs\\Gateway(getGatewayVariables('cryptocheckout')))->sign('status', ['1']);
+          });
+          $mine = (new CryptoCheckout\\Whmcs\\Gateway(getGatewayVariables('cryptocheckout')))->sign('status', ['1']);
+          echo json_encode([$other, $mine, hash_hmac('sha256', "status\\n1", ${php(OLD_KEY)})]);
+        `);
+        expect(new Set(keys).size).toBe(1);
+        expect((await ledgerRows()).map((row) => row.transaction_code)).toEqual(
+          ['a', 'b', 'c', 'd', 'e'].map((name) => codes[name]),
+        );
       });
     });
   });

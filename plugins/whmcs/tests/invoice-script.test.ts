@@ -26,14 +26,14 @@ describeWithStatusFixtures(
       vi.restoreAllMocks();
     });
 
-    function page(mode: 'redirect' | 'embedded', box: string) {
+    function page(mode: 'redirect' | 'modal', box: string) {
       const window = new Window({
         url: 'https://billing.example.com/viewinvoice.php?id=7',
         settings: { navigation: { disableChildFrameNavigation: true } },
       });
       window.document.body.innerHTML = `
-        <div class="cryptocheckout" data-cryptocheckout>
-          <form method="post" action="${CALLBACK_URL}?action=pay" data-cryptocheckout-pay data-mode="${mode}">
+        <div class="cryptocheckout" data-cryptocheckout data-mode="${mode}">
+          <form method="post" action="${CALLBACK_URL}?action=pay" data-cryptocheckout-pay>
             <input type="hidden" name="invoiceid" value="7"><input type="hidden" name="token" value="abc">
             <button type="submit" class="btn btn-success">Pay Now</button>
           </form>
@@ -66,12 +66,12 @@ describeWithStatusFixtures(
       expect(fetch).not.toHaveBeenCalled();
     });
 
-    it('opens the checkout over the invoice in embedded mode, then follows the status to paid', async () => {
-      const { window, doc, reload } = page('embedded', fixtures.awaiting_payment_closed.box);
+    it('opens the checkout over the invoice in modal mode, then follows the status to paid', async () => {
+      const { window, doc, reload } = page('modal', fixtures.awaiting_payment_closed.box);
       let status = fixtures.awaiting_payment.answer;
       const fetch = vi.fn<typeof globalThis.fetch>(async (url) =>
         String(url).endsWith('action=pay')
-          ? json({ checkout_url: CHECKOUT_URL, mode: 'embedded' })
+          ? json({ status: 'success', data: { checkout_url: CHECKOUT_URL, mode: 'modal' } })
           : json(status),
       );
       init(window, fetch);
@@ -99,8 +99,8 @@ describeWithStatusFixtures(
       expect(doc.querySelector('[role="dialog"]')).toBeNull();
     });
 
-    it('opens the open checkout over the invoice from the status box\'s "Pay now" in embedded mode', () => {
-      const { window, doc } = page('embedded', fixtures.awaiting_payment.box);
+    it('opens the open checkout over the invoice from the status box\'s "Pay now" in modal mode', () => {
+      const { window, doc } = page('modal', fixtures.awaiting_payment.box);
       const widgets = init(
         window,
         vi.fn<typeof globalThis.fetch>(async () => json(fixtures.paid.answer)),
@@ -113,9 +113,15 @@ describeWithStatusFixtures(
     });
 
     it("shows the endpoint's refusal on the invoice", async () => {
-      const { window, doc } = page('embedded', fixtures.awaiting_payment_closed.box);
+      const { window, doc } = page('modal', fixtures.awaiting_payment_closed.box);
       const fetch = vi.fn<typeof globalThis.fetch>(async () =>
-        json({ error: 'Invoice #7 is Paid; there is nothing to pay.' }, 409),
+        json(
+          {
+            status: 'error',
+            error: { code: 'conflict', message: 'Invoice #7 is Paid; there is nothing to pay.' },
+          },
+          409,
+        ),
       );
       init(window, fetch);
       submit(window);
@@ -129,11 +135,13 @@ describeWithStatusFixtures(
     });
 
     it('goes to the invoice when the pay endpoint finds it paid', async () => {
-      const { window, assign } = page('embedded', fixtures.awaiting_payment_closed.box);
+      const { window, assign } = page('modal', fixtures.awaiting_payment_closed.box);
       const invoiceUrl = 'https://billing.example.com/viewinvoice.php?id=7&paid=1';
       init(
         window,
-        vi.fn<typeof globalThis.fetch>(async () => json({ paid: true, invoice_url: invoiceUrl })),
+        vi.fn<typeof globalThis.fetch>(async () =>
+          json({ status: 'success', data: { paid: true, invoice_url: invoiceUrl } }),
+        ),
       );
       submit(window);
       await vi.waitFor(() => expect(assign).toHaveBeenCalledWith(invoiceUrl));

@@ -15,20 +15,23 @@ import {
 } from '@cryptocheckout/php-testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MODULE_ROOT, VENDOR_DIR, VENDOR_NAMESPACE, WHMCS_GUARD } from './harness/harness.js';
+import { RELEASED_PHP } from './released-schemas.js';
 import { DUE_SCENARIO_PHP } from './storage-scenarios.js';
 
-// The module's schema and queries as written, on a real MariaDB from Debian (WHMCS runs on
-// MySQL/MariaDB; gateway.test.ts uses the harness's SQLite in php-wasm, which has no MySQL driver).
-// These scripts run in Debian's PHP CLI with pdo_mysql, through the harness's Capsule in its MySQL
-// mode (Capsule::bootMysql: what Laravel 8/9's MySQL grammar and connector do), each test on a
-// fresh database. Several PHP processes at once stand for WHMCS serving several requests at once.
+// The module's SQL as WHMCS runs it, on a real MariaDB from Debian (WHMCS runs on MySQL/MariaDB;
+// gateway.test.ts uses the harness's SQLite in php-wasm, which has no MySQL driver): the kernel's
+// ledger through the module's CapsuleSql, and the upgrade from each released schema as Laravel had
+// created it. These scripts run in Debian's PHP CLI with pdo_mysql, through the harness's Capsule in
+// its MySQL mode (Capsule::bootMysql: what Laravel 8/9's MySQL grammar and connector do), each test
+// on a fresh database. Several PHP processes at once stand for WHMCS serving several requests at once.
 
 // Skipped on a machine without MariaDB; on CI this throws rather than skip.
 const unavailable = mariaDbUnavailable();
 
-const HARNESS_DIR = fileURLToPath(new URL('./harness/whmcs/harness/', import.meta.url));
-const TABLE = 'mod_cryptocheckout_transactions';
-const SETTINGS_TABLE = 'mod_cryptocheckout_settings';
+const HARNESS_ROOT = fileURLToPath(new URL('./harness/whmcs/', import.meta.url));
+const LEDGER = ['mod_cryptocheckout_checkouts', 'mod_cryptocheckout_orders', 'mod_cryptocheckout_state'];
+const OLD_TABLES = ['mod_cryptocheckout_transactions', 'mod_cryptocheckout_settings'];
+const OLD_KEY = 'c0ffee'.repeat(10);
 
 let root: string;
 let php: string;
@@ -57,8 +60,9 @@ afterAll(async () => {
 });
 
 /**
- * A fresh database holding the WHMCS table the module's queries read here (tblaccounts, in WHMCS
- * 8's MySQL spelling), and none of the module's.
+ * A fresh database holding the WHMCS tables the module touches here, in WHMCS 8's MySQL spelling
+ * (tblaccounts, tblgatewaylog, tblpaymentgateways with the gateway's display mode saved as an
+ * earlier version named it), and none of the module's.
  */
 function freshDatabase(): string {
   const database = `whmcs_${++databases}`;
@@ -76,13 +80,22 @@ $admin->exec("CREATE TABLE tblaccounts (
     refundid INT(10) NOT NULL DEFAULT '0',
     PRIMARY KEY (id), KEY invoiceid (invoiceid), KEY userid (userid), KEY date (date), KEY transid (transid(32))
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci");
+$admin->exec("CREATE TABLE tblgatewaylog (
+    id INT(10) NOT NULL AUTO_INCREMENT, date DATETIME NOT NULL, gateway TEXT NOT NULL, data TEXT NOT NULL, result TEXT NOT NULL,
+    PRIMARY KEY (id)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci");
+$admin->exec("CREATE TABLE tblpaymentgateways (
+    id INT(10) NOT NULL AUTO_INCREMENT, gateway TEXT NOT NULL, setting TEXT NOT NULL, value TEXT NOT NULL, \`order\` INT(1) NOT NULL DEFAULT '0',
+    PRIMARY KEY (id), KEY gateway_setting (gateway(32), setting(32))
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci");
+$admin->exec("INSERT INTO tblpaymentgateways (gateway, setting, value) VALUES ('cryptocheckout', 'type', 'Invoices'), ('cryptocheckout', 'displayMode', 'embedded')");
 echo json_encode(true);`,
   );
   phpCliJson(answer);
   return database;
 }
 
-/** The harness in MySQL mode on `database`, the module's autoloader, then `code`. */
+/** The harness in MySQL mode on `database`, WHMCS's gateway and invoice functions, the module's autoloader, then `code`. */
 function script(database: string, code: string, startAt?: number): string {
   const dsn = mariadb.dsn.replace(`dbname=${mariadb.database}`, `dbname=${database}`);
   const classes = [
@@ -101,37 +114,36 @@ set_error_handler(static function (int $severity, string $message, string $file,
 });
 define('WHMCS', true);
 foreach (json_decode(${phpString(JSON.stringify(classes))}) as $class) {
-    require_once ${phpString(HARNESS_DIR)} . $class . '.php';
+    require_once ${phpString(join(HARNESS_ROOT, 'harness'))} . '/' . $class . '.php';
 }
-require_once ${phpString(join(HARNESS_DIR, 'functions.php'))};
+require_once ${phpString(join(HARNESS_ROOT, 'harness/functions.php'))};
+require_once ${phpString(join(HARNESS_ROOT, 'includes/gatewayfunctions.php'))};
+require_once ${phpString(join(HARNESS_ROOT, 'includes/invoicefunctions.php'))};
 WHMCS\\Database\\Capsule::bootMysql(${phpString(dsn)}, ${phpString(mariadb.user)}, ${phpString(mariadb.password)});
 require_once ${phpString(join(root, 'module/modules/gateways/cryptocheckout/autoload.php'))};
-function harness_reset_store(): void
+${RELEASED_PHP}
+/** The module for one request, as the callback file builds it. */
+function harness_gateway(): CryptoCheckout\\Whmcs\\Gateway
 {
-    $ready = new ReflectionProperty(CryptoCheckout\\Whmcs\\TransactionStore::class, 'ready');
-    if (PHP_VERSION_ID < 80100) {
-        $ready->setAccessible(true);
-    }
-    $ready->setValue(null, false);
+    return new CryptoCheckout\\Whmcs\\Gateway(['type' => 'Invoices', 'walletAddress' => '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', 'serviceUrl' => 'https://configured.example']);
 }
-/** What MariaDB holds of the module's tables. */
-function harness_describe(): array
+/** What MariaDB holds of the module's tables: columns, keys, engine, and the rows. */
+function harness_describe(array $tables): array
 {
     $pdo = WHMCS\\Database\\Capsule::connection()->getPdo();
     $described = [];
-    foreach ([${phpString(TABLE)}, ${phpString(SETTINGS_TABLE)}] as $table) {
+    foreach ($tables as $table) {
         $columns = [];
         foreach ($pdo->query('SHOW COLUMNS FROM ' . $table)->fetchAll(PDO::FETCH_ASSOC) as $column) {
-            $columns[$column['Field']] = $column['Type'] . ($column['Null'] === 'YES' ? ' null' : ' not null') . ($column['Extra'] === '' ? '' : ' ' . $column['Extra']);
+            $columns[$column['Field']] = $column['Type'] . ($column['Null'] === 'YES' ? ' null' : ' not null');
         }
         $keys = [];
         foreach ($pdo->query('SHOW INDEX FROM ' . $table)->fetchAll(PDO::FETCH_ASSOC) as $key) {
             $keys[$key['Key_name']][] = ((int) $key['Non_unique'] === 0 ? 'unique ' : '') . $key['Column_name'];
         }
-        $status = $pdo->query("SELECT ENGINE, TABLE_COLLATION FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '" . $table . "'")->fetch(PDO::FETCH_ASSOC);
-        $described[$table] = ['columns' => $columns, 'keys' => $keys, 'engine' => $status['ENGINE'], 'collation' => $status['TABLE_COLLATION']];
+        $engine = $pdo->query("SELECT ENGINE FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '" . $table . "'")->fetchColumn();
+        $described[$table] = ['columns' => $columns, 'keys' => $keys, 'engine' => $engine, 'rows' => $pdo->query('SELECT * FROM ' . $table)->fetchAll(PDO::FETCH_ASSOC)];
     }
-    $described['settings'] = $pdo->query('SELECT setting, COUNT(*) AS n FROM ${SETTINGS_TABLE} GROUP BY setting ORDER BY setting')->fetchAll(PDO::FETCH_KEY_PAIR);
     return $described;
 }
 ${
@@ -164,417 +176,451 @@ async function runTogether(database: string, count: number, code: string): Promi
   return answers.map(phpCliJson);
 }
 
-const STORE = 'CryptoCheckout\\Whmcs\\TransactionStore';
-
-/** The columns and keys the module creates, as MariaDB reports them. */
-const CREATED_TRANSACTIONS = {
-  columns: {
-    id: 'int(10) unsigned not null auto_increment',
-    invoice_id: 'int(11) not null',
-    transaction_code: 'varchar(64) not null',
-    checkout_url: 'varchar(2048) not null',
-    fiat_amount: 'varchar(32) not null',
-    fiat_currency: 'varchar(3) not null',
-    invoice_amount: 'varchar(32) not null',
-    invoice_currency: 'varchar(3) not null',
-    wallet_address: 'varchar(128) not null',
-    wallet_currency: 'varchar(16) not null',
-    wallet_network: 'varchar(16) not null',
-    state: 'varchar(32) not null',
-    note: 'text null',
-    expires_at: 'varchar(32) null',
-    checked_at: 'varchar(32) null',
-    created_at: 'varchar(32) not null',
-    updated_at: 'varchar(32) not null',
-    service_url: 'varchar(2048) null',
-    watch_until: 'varchar(32) null',
-    last_status: 'varchar(32) null',
-    received_usd: 'varchar(40) null',
-    applied_action: 'varchar(32) null',
-    resolution: 'varchar(16) null',
-    notified_action: 'varchar(32) null',
+/** The ledger's tables as LedgerSchema creates them, as MariaDB reports them. */
+const LEDGER_SHAPE = {
+  mod_cryptocheckout_checkouts: {
+    columns: {
+      transaction_code: 'varchar(64) not null',
+      order_id: 'varchar(64) not null',
+      ordinal: 'int(11) not null',
+      checkout_url: 'varchar(2048) not null',
+      service_url: 'varchar(2048) not null',
+      fiat_amount: 'varchar(32) not null',
+      fiat_currency: 'varchar(3) not null',
+      order_amount: 'varchar(32) null',
+      order_currency: 'varchar(3) null',
+      wallet_address: 'varchar(128) not null',
+      wallet_currency: 'varchar(16) not null',
+      wallet_network: 'varchar(16) not null',
+      created_at: 'bigint(20) not null',
+      expires_at: 'bigint(20) null',
+      watch_until: 'bigint(20) not null',
+      checked_at: 'bigint(20) null',
+      last_status: 'varchar(32) null',
+      received_usd: 'varchar(40) null',
+      applied_action: 'varchar(32) null',
+      resolution: 'varchar(16) null',
+      notified: 'varchar(96) null',
+      confirmed_at: 'bigint(20) null',
+    },
+    keys: {
+      PRIMARY: ['unique transaction_code'],
+      mod_cryptocheckout_checkouts_order: ['order_id', 'ordinal'],
+      mod_cryptocheckout_checkouts_due: ['resolution', 'watch_until'],
+    },
+    engine: 'InnoDB',
   },
-  keys: {
-    PRIMARY: ['unique id'],
-    mod_cryptocheckout_transactions_transaction_code_unique: ['unique transaction_code'],
-    mod_cryptocheckout_transactions_invoice_id_index: ['invoice_id'],
-    mod_cryptocheckout_transactions_state_index: ['state'],
-    mod_cryptocheckout_transactions_watch_until_index: ['watch_until'],
+  mod_cryptocheckout_orders: {
+    columns: {
+      order_id: 'varchar(64) not null',
+      recorded_state: 'varchar(32) null',
+      claim_token: 'varchar(32) null',
+      claim_action: 'varchar(32) null',
+      claim_code: 'varchar(64) null',
+      claim_until: 'bigint(20) null',
+    },
+    keys: { PRIMARY: ['unique order_id'] },
+    engine: 'InnoDB',
   },
-  engine: 'InnoDB',
-  collation: 'utf8mb4_unicode_ci',
+  mod_cryptocheckout_state: {
+    columns: {
+      state_key: 'varchar(191) not null',
+      state_value: 'text null',
+      counter: 'int(11) not null',
+      expires_at: 'bigint(20) not null',
+    },
+    keys: { PRIMARY: ['unique state_key'] },
+    engine: 'InnoDB',
+  },
 };
 
-const CREATED_SETTINGS = {
-  columns: { setting: 'varchar(64) not null', value: 'text not null' },
-  keys: { mod_cryptocheckout_settings_setting_unique: ['unique setting'] },
-  engine: 'InnoDB',
-  collation: 'utf8mb4_unicode_ci',
-};
-
-/** A row for TransactionStore::insert(). */
-const ROW_PHP = `function harness_row(int $invoiceId, string $code, array $fields = []): array
-{
-    return $fields + [
-        'invoice_id' => $invoiceId, 'transaction_code' => $code, 'checkout_url' => 'https://pay.example/pay/' . $code,
-        'service_url' => 'https://pay.example', 'fiat_amount' => '10.00', 'fiat_currency' => 'EUR', 'invoice_amount' => '10.00',
-        'invoice_currency' => 'EUR', 'wallet_address' => '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', 'wallet_currency' => 'USDC',
-        'wallet_network' => 'POLYGON', 'state' => 'awaiting_payment',
-    ];
+/** The ledger's shape without its rows, and the state's keys (values differ per run). */
+function shapeOf(described: Record<string, { rows: Array<Record<string, unknown>> }>) {
+  const shape: Record<string, unknown> = {};
+  for (const table of LEDGER) {
+    const { rows: _rows, ...rest } = described[table] as { rows: unknown[] };
+    shape[table] = rest;
+  }
+  return {
+    shape,
+    state: (described.mod_cryptocheckout_state?.rows ?? []).map((row) => row.state_key).sort(),
+  };
 }
-`;
 
-/** The module's ports over the store, as Gateway builds them (InvoicePort reads through the store). */
-const PORT_PHP = `$settings = CryptoCheckout\\Whmcs\\Settings::fromParams(['walletAddress' => '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', 'serviceUrl' => 'https://pay.example']);
-$ledger = new CryptoCheckout\\Whmcs\\InvoiceLedger($settings);
-$port = new CryptoCheckout\\Whmcs\\InvoicePort($store, $ledger, $settings);
-`;
+const UPGRADED_STATE = ['schema_version', 'whmcs_signing_key', 'whmcs_upgraded_at'];
 
-/** A fresh database with the module's tables as 0.1 had Laravel create them on MySQL, and 4 rows. */
-async function legacyDatabase(): Promise<string> {
+/** 1 January 2026, 11:00 UTC, and the released rows' checkouts, each a minute apart. */
+const BASE = Date.UTC(2026, 0, 1, 11) / 1000;
+const LEGACY = [
+  { invoice: 9001, code: '11111111-1111-4111-8111-111111111111', state: 'paid' },
+  { invoice: 9002, code: '22222222-2222-4222-8222-222222222222', state: 'late_payment_review' },
+  { invoice: 9003, code: '33333333-3333-4333-8333-333333333333', state: 'cancelled' },
+  { invoice: 9004, code: '44444444-4444-4444-8444-444444444440', state: 'cancelled' },
+  { invoice: 9004, code: '44444444-4444-4444-8444-444444444444', state: 'awaiting_payment' },
+  { invoice: 9005, code: '55555555-5555-4555-8555-555555555555', state: 'underpaid' },
+];
+
+/** A fresh database with the tables of release schema `version`, as Laravel created them on MySQL, and its rows. */
+async function releasedDatabase(version: 1 | 2): Promise<string> {
   const database = freshDatabase();
   await run(
     database,
-    `$pdo = WHMCS\\Database\\Capsule::connection()->getPdo();
-$pdo->exec("CREATE TABLE \`${TABLE}\` (\`id\` int unsigned not null auto_increment primary key, \`invoice_id\` int not null,
-  \`transaction_code\` varchar(64) not null, \`checkout_url\` varchar(2048) not null, \`fiat_amount\` varchar(32) not null,
-  \`fiat_currency\` varchar(3) not null, \`invoice_amount\` varchar(32) not null, \`invoice_currency\` varchar(3) not null,
-  \`wallet_address\` varchar(128) not null, \`wallet_currency\` varchar(16) not null, \`wallet_network\` varchar(16) not null,
-  \`state\` varchar(32) not null, \`note\` text null, \`expires_at\` varchar(32) null, \`checked_at\` varchar(32) null,
-  \`created_at\` varchar(32) not null, \`updated_at\` varchar(32) not null)
-  default character set utf8mb4 collate 'utf8mb4_unicode_ci'");
-$pdo->exec('alter table \`${TABLE}\` add index \`${TABLE}_invoice_id_index\`(\`invoice_id\`)');
-$pdo->exec('alter table \`${TABLE}\` add unique \`${TABLE}_transaction_code_unique\`(\`transaction_code\`)');
-$pdo->exec('alter table \`${TABLE}\` add index \`${TABLE}_state_index\`(\`state\`)');
-$pdo->exec("create table \`${SETTINGS_TABLE}\` (\`setting\` varchar(64) not null, \`value\` text not null) default character set utf8mb4 collate 'utf8mb4_unicode_ci'");
-$pdo->exec('alter table \`${SETTINGS_TABLE}\` add unique \`${SETTINGS_TABLE}_setting_unique\`(\`setting\`)');
-$pdo->exec("INSERT INTO ${SETTINGS_TABLE} (setting, value) VALUES ('signing_key', 'abc')");
-$legacy = function (int $invoiceId, string $code, string $state, ?string $expiresAt): array {
-  return ['invoice_id' => $invoiceId, 'transaction_code' => $code, 'checkout_url' => 'https://pay.example/pay/' . $code,
-      'fiat_amount' => '25.00', 'fiat_currency' => 'EUR', 'invoice_amount' => '25.00', 'invoice_currency' => 'EUR',
-      'wallet_address' => '0xabc', 'wallet_currency' => 'USDC', 'wallet_network' => 'POLYGON', 'state' => $state,
-      'note' => null, 'expires_at' => $expiresAt, 'checked_at' => null, 'created_at' => '2026-01-01 10:00:00', 'updated_at' => '2026-01-01 10:00:00'];
-};
-foreach ([
-  $legacy(9001, '11111111-1111-4111-8111-111111111111', 'paid', '2026-01-01T11:00:00.000Z'),
-  $legacy(9002, '22222222-2222-4222-8222-222222222222', 'late_payment_review', '2026-01-01T11:00:00.000Z'),
-  $legacy(9003, '33333333-3333-4333-8333-333333333333', 'cancelled', '2026-01-01T10:30:00Z'),
-  $legacy(9004, '44444444-4444-4444-8444-444444444444', 'awaiting_payment', null),
-] as $row) {
-  WHMCS\\Database\\Capsule::table(${phpString(TABLE)})->insert($row);
+    `released_schema(${version});
+foreach (json_decode(${phpString(JSON.stringify(LEGACY))}, true) as $index => $row) {
+    WHMCS\\Database\\Capsule::table('mod_cryptocheckout_transactions')->insert(released_row(${version}, $row['invoice'], $row['code'], $row['state'], ${BASE} + 60 * $index));
 }
+WHMCS\\Database\\Capsule::table('mod_cryptocheckout_settings')->insert(['setting' => 'signing_key', 'value' => ${phpString(OLD_KEY)}]);
+WHMCS\\Database\\Capsule::table('mod_cryptocheckout_settings')->insert(['setting' => ${phpString(version === 1 ? 'lock:pay:9004' : 'claim:9004')}, 'value' => '1']);
 echo json_encode(true);`,
   );
   return database;
 }
 
-/** The 4 legacy rows once upgraded: [expires_at, watch_until, resolution, applied_action, notified_action]. */
-const UPGRADED_ROWS = [
-  ['2026-01-01 11:00:00', '2026-01-02 12:00:00', 'booked', 'mark_paid', null],
-  ['2026-01-01 11:00:00', '2026-01-02 12:00:00', 'flagged', 'hold_late_payment', 'hold_late_payment'],
-  ['2026-01-01 10:30:00', '2026-01-02 11:30:00', null, null, null],
-  ['2026-01-01 11:00:00', '2026-01-02 12:00:00', null, null, null],
-];
-const ROWS_PHP = `WHMCS\\Database\\Capsule::table(${phpString(TABLE)})->orderBy('id')->get()->all()`;
-const upgradedFields = (rows: Array<Record<string, unknown>>) =>
-  rows.map((row) => [
-    row.expires_at,
-    row.watch_until,
-    row.resolution,
-    row.applied_action,
-    row.notified_action,
-  ]);
-
-/** Both tables as the module creates them, keys included, one version row and one signing key. */
-async function expectCreatedOnceWithOneSigningKey(database: string): Promise<void> {
-  expect(await run(database, 'echo json_encode(harness_describe());')).toEqual({
-    [TABLE]: CREATED_TRANSACTIONS,
-    [SETTINGS_TABLE]: CREATED_SETTINGS,
-    settings: { schema_version: 1, signing_key: 1 },
+/** What the upgrade makes of LEGACY in the ledger ($now: when it ran), checkout by checkout. */
+function expectedCheckouts(version: 1 | 2, now: number) {
+  const applied: Record<string, [string | null, string | null]> = {
+    awaiting_payment: [null, null],
+    cancelled: ['cancel_expired', null],
+    paid: ['mark_paid', 'booked'],
+    underpaid: ['hold_underpaid', null],
+    late_payment_review: ['hold_late_payment', 'flagged'],
+  };
+  return LEGACY.map((row, index) => {
+    const expiresAt = BASE + 60 * index;
+    const [action, resolution] = applied[row.state] as [string | null, string | null];
+    return {
+      transaction_code: row.code,
+      order_id: String(row.invoice),
+      ordinal: row.code.endsWith('444444444444') ? 2 : 1,
+      // Schema 1 kept no service URL: the configured one; schema 2 kept each checkout's.
+      service_url: version === 1 ? 'https://configured.example' : 'https://pay.example',
+      order_amount: '25.00',
+      order_currency: 'EUR',
+      created_at: expiresAt - 3600,
+      expires_at: expiresAt,
+      // Schema 1 kept no watch window: an unresolved checkout gets at least one more look.
+      watch_until:
+        version === 1 && resolution === null
+          ? Math.max(expiresAt + 25 * 3600, now + 3600)
+          : expiresAt + 25 * 3600,
+      checked_at: expiresAt - 1800,
+      applied_action: action,
+      resolution,
+      notified: version === 2 && row.state === 'late_payment_review' ? 'hold_late_payment' : null,
+      // A payment booked before the upgrade is looked at once more by the first poll.
+      confirmed_at: null,
+    };
   });
 }
 
+const RECORDED_STATES = {
+  '9001': 'paid',
+  '9002': 'late_payment_review',
+  '9003': 'cancelled',
+  '9004': 'cancelled',
+  '9005': 'underpaid',
+};
+
+/** The first use in this process: the kernel, made ready; its time, and the key it signs with. */
+const FIRST_USE = `$gateway = harness_gateway();
+$gateway->kernel();
+$key = $gateway->sign('status', ['1']);`;
+
+/** The checkouts and recorded states of the ledger, and what the upgrade left in the Gateway Log. */
+const LEDGER_ROWS = `[
+    'checkouts' => WHMCS\\Database\\Capsule::connection()->select('SELECT transaction_code, order_id, ordinal, service_url, order_amount, order_currency, created_at, expires_at, watch_until, checked_at, applied_action, resolution, notified, confirmed_at FROM mod_cryptocheckout_checkouts ORDER BY order_id, ordinal'),
+    'recorded' => array_column(WHMCS\\Database\\Capsule::connection()->select('SELECT order_id, recorded_state FROM mod_cryptocheckout_orders'), 'recorded_state', 'order_id'),
+    'upgradedAt' => (int) WHMCS\\Database\\Capsule::connection()->select("SELECT state_value FROM mod_cryptocheckout_state WHERE state_key = 'whmcs_upgraded_at'")[0]->state_value,
+    'log' => WHMCS\\Database\\Capsule::table('tblgatewaylog')->orderBy('id')->get()->all(),
+    'displayMode' => WHMCS\\Database\\Capsule::table('tblpaymentgateways')->where('setting', 'displayMode')->value('value'),
+]`;
+
+interface LedgerRows {
+  checkouts: Array<Record<string, unknown>>;
+  recorded: Record<string, string>;
+  upgradedAt: number;
+  log: Array<{ result: string; data: string }>;
+  displayMode: string;
+}
+
 describe.skipIf(unavailable !== null)('the module SQL on MariaDB', () => {
-  it('creates both tables with the columns and keys it relies on; a second construction changes nothing', async () => {
+  it("creates the ledger's three tables with their keys on first use; a later first use changes nothing", async () => {
     const database = freshDatabase();
     const first = (await run(
       database,
-      `$store = new ${STORE}();
-$once = harness_describe();
-harness_reset_store();
-new ${STORE}();
-echo json_encode(['described' => $once, 'again' => harness_describe(), 'version' => $store->setting('schema_version')]);`,
-    )) as { described: Record<string, unknown>; again: unknown; version: string };
-    expect(first.described).toEqual({
-      [TABLE]: CREATED_TRANSACTIONS,
-      [SETTINGS_TABLE]: CREATED_SETTINGS,
-      settings: { schema_version: 1 },
-    });
-    expect(first.again).toEqual(first.described);
-    expect(first.version).toBe('2');
+      `${FIRST_USE}
+echo json_encode(['described' => harness_describe(json_decode(${phpString(JSON.stringify(LEDGER))})), 'key' => $key]);`,
+    )) as { described: Record<string, { rows: Array<Record<string, unknown>> }>; key: string };
+    expect(shapeOf(first.described)).toEqual({ shape: LEDGER_SHAPE, state: UPGRADED_STATE });
+    expect(first.described.mod_cryptocheckout_checkouts?.rows).toEqual([]);
 
-    // Another request, later: the tables are there and up to date.
-    const second = await run(database, `new ${STORE}(); echo json_encode(harness_describe());`);
-    expect(second).toEqual(first.described);
+    const second = (await run(
+      database,
+      `${FIRST_USE}
+echo json_encode(['described' => harness_describe(json_decode(${phpString(JSON.stringify(LEDGER))})), 'key' => $key]);`,
+    )) as typeof first;
+    expect(second).toEqual(first);
   });
 
-  it('lets 8 requests create the tables at the same moment on a fresh install', async () => {
-    // Repeated on fresh databases: the window between creating a table and adding its keys is short.
-    for (let round = 0; round < 3; round++) {
+  it('lets 8 requests make the first use at the same moment, also when the database is slow to write DDL: the tables once, one signing key', async () => {
+    for (const pause of [0, 50_000]) {
       const database = freshDatabase();
       const answers = (await runTogether(
         database,
         8,
-        `$store = new ${STORE}();
-$key = $store->settingOnce('signing_key', bin2hex(random_bytes(32)));
-echo json_encode(['late' => $late, 'version' => $store->setting('schema_version'), 'key' => $key]);`,
-      )) as Array<{ late: number; version: string; key: string }>;
+        `WHMCS\\Database\\Connection::$pauseAfterCreate = ${pause};
+${FIRST_USE}
+echo json_encode(['late' => $late, 'key' => $key]);`,
+      )) as Array<{ late: number; key: string }>;
       // Every process was ready before the start, so they really went at once.
       expect(answers.every((answer) => answer.late < 0)).toBe(true);
-      expect(answers.map((answer) => answer.version)).toEqual(Array(8).fill('2'));
-      // One signing key for everyone: the unique key on "setting" held from the first insert.
       expect(new Set(answers.map((answer) => answer.key)).size).toBe(1);
-      await expectCreatedOnceWithOneSigningKey(database);
+      const described = (await run(
+        database,
+        `echo json_encode(harness_describe(json_decode(${phpString(JSON.stringify(LEDGER))})));`,
+      )) as Record<string, { rows: Array<Record<string, unknown>> }>;
+      expect(shapeOf(described)).toEqual({ shape: LEDGER_SHAPE, state: UPGRADED_STATE });
     }
   }, 60_000);
 
-  // Laravel adds a table's keys with statements of their own after "create table": a request that
-  // found the settings table created but not yet keyed would insert its schema_version (or signing
-  // key) beside another's, the creator's "add unique" would fail on the duplicates, and the claims
-  // would lose the key that makes them atomic. A database that takes 50 ms per DDL statement showed
-  // it nearly every round; the module now creates that table with its key in one statement.
-  it('keeps the unique key on the settings when the database is slow to write DDL', async () => {
-    for (let round = 0; round < 5; round++) {
-      const database = freshDatabase();
-      await runTogether(
+  for (const version of [1, 2] as const) {
+    it(`upgrades a schema ${version} install in place: every checkout, the recorded states, the signing key and the display mode; the old tables untouched, a second run adds nothing`, async () => {
+      const database = await releasedDatabase(version);
+      const before = await run(
+        database,
+        `echo json_encode(harness_describe(json_decode(${phpString(JSON.stringify(OLD_TABLES))})));`,
+      );
+      const upgraded = (await run(
+        database,
+        `${FIRST_USE}
+echo json_encode(['ledger' => ${LEDGER_ROWS}, 'key' => $key, 'old' => harness_describe(json_decode(${phpString(JSON.stringify(OLD_TABLES))}))]);`,
+      )) as { ledger: LedgerRows; key: string; old: unknown };
+      const { ledger } = upgraded;
+      expect(ledger.checkouts).toEqual(expectedCheckouts(version, ledger.upgradedAt));
+      expect(ledger.recorded).toEqual(RECORDED_STATES);
+      // The key of the release: its pay buttons still verify.
+      expect(upgraded.key).toBe(
+        await run(database, `echo json_encode(hash_hmac('sha256', "status\\n1", ${phpString(OLD_KEY)}));`),
+      );
+      expect(ledger.displayMode).toBe('modal');
+      expect(ledger.log.map((entry) => [entry.result, entry.data])).toEqual([
+        [
+          'Upgraded',
+          'message => Moved 6 checkouts from mod_cryptocheckout_transactions into the Crypto Checkout ledger; the old tables are kept as they were.',
+        ],
+      ]);
+      expect(upgraded.old).toEqual(before);
+
+      // Again from the start (the marker removed, as after an interrupted upgrade): nothing changes.
+      const again = (await run(
+        database,
+        `WHMCS\\Database\\Capsule::connection()->affectingStatement("DELETE FROM mod_cryptocheckout_state WHERE state_key = 'whmcs_upgraded_at'");
+${FIRST_USE}
+echo json_encode(['ledger' => ${LEDGER_ROWS}, 'old' => harness_describe(json_decode(${phpString(JSON.stringify(OLD_TABLES))}))]);`,
+      )) as { ledger: LedgerRows; old: unknown };
+      expect(again.ledger.checkouts).toEqual(ledger.checkouts);
+      expect(again.ledger.recorded).toEqual(ledger.recorded);
+      expect(again.ledger.log).toHaveLength(1);
+      expect(again.old).toEqual(before);
+    });
+
+    it(`lets 8 requests upgrade a schema ${version} install at the same moment: every checkout once, the release's key`, async () => {
+      const database = await releasedDatabase(version);
+      const answers = (await runTogether(
         database,
         8,
-        `WHMCS\\Database\\SchemaBuilder::$pauseAfterStatement = 50000;
-$store = new ${STORE}();
-$store->settingOnce('signing_key', bin2hex(random_bytes(32)));
-echo json_encode(true);`,
+        `${FIRST_USE}
+echo json_encode(['late' => $late, 'key' => $key]);`,
+      )) as Array<{ late: number; key: string }>;
+      expect(answers.every((answer) => answer.late < 0)).toBe(true);
+      expect(new Set(answers.map((answer) => answer.key))).toEqual(
+        new Set([
+          await run(database, `echo json_encode(hash_hmac('sha256', "status\\n1", ${phpString(OLD_KEY)}));`),
+        ]),
       );
-      await expectCreatedOnceWithOneSigningKey(database);
+      const ledger = (await run(database, `echo json_encode(${LEDGER_ROWS});`)) as LedgerRows;
+      // The times a request stamps while importing are its own; the first insert stays.
+      expect(ledger.checkouts).toEqual(
+        expectedCheckouts(version, ledger.upgradedAt).map((row) => ({
+          ...row,
+          confirmed_at: row.confirmed_at === null ? null : expect.any(Number),
+          watch_until: version === 1 && row.resolution === null ? expect.any(Number) : row.watch_until,
+        })),
+      );
+      expect(ledger.recorded).toEqual(RECORDED_STATES);
+    }, 30_000);
+  }
+
+  it("numbers each invoice's checkouts in order when 8 requests import many invoices at once", async () => {
+    // 30 invoices of 4 checkouts each (schema 2), the oldest first: a request that finds an invoice
+    // half imported by another must not give its next checkout a number already taken.
+    const database = freshDatabase();
+    await run(
+      database,
+      `released_schema(2);
+for ($invoice = 1; $invoice <= 30; $invoice++) {
+    for ($n = 1; $n <= 4; $n++) {
+        $code = sprintf('dddddddd-0000-4000-8000-%06d%06d', $invoice, $n);
+        WHMCS\\Database\\Capsule::table('mod_cryptocheckout_transactions')->insert(released_row(2, $invoice, $code, $n === 4 ? 'awaiting_payment' : 'cancelled', ${BASE} + 3600 * $n));
     }
-  }, 30_000);
-
-  it('upgrades a 0.1 install: adds the missing columns once and completes its rows', async () => {
-    const database = await legacyDatabase();
-
-    const upgraded = (await run(
-      database,
-      `// Another request adds the first missing column at the same moment.
-harness_before_schema_change(function () {
-    WHMCS\\Database\\Capsule::connection()->getPdo()->exec('ALTER TABLE ${TABLE} ADD COLUMN service_url VARCHAR(2048) NULL');
-});
-$store = new ${STORE}();
-echo json_encode(['described' => harness_describe(), 'rows' => ${ROWS_PHP}]);`,
-    )) as { described: unknown; rows: Array<Record<string, unknown>> };
-    expect(upgraded.described).toEqual({
-      [TABLE]: CREATED_TRANSACTIONS,
-      [SETTINGS_TABLE]: CREATED_SETTINGS,
-      settings: { schema_version: 1, signing_key: 1 },
-    });
-    expect(upgradedFields(upgraded.rows)).toEqual(UPGRADED_ROWS);
-    // Integer columns come back as PHP ints on MySQL with Laravel's connection options.
-    expect(upgraded.rows[0]).toMatchObject({ id: 1, invoice_id: 9001, state: 'paid' });
-
-    // The next request (and one that starts over) finds nothing to do.
-    const again = await run(
-      database,
-      `new ${STORE}();
-harness_reset_store();
-$store = new ${STORE}();
-echo json_encode(['described' => harness_describe(), 'rows' => ${ROWS_PHP}, 'version' => $store->setting('schema_version')]);`,
+}
+echo json_encode(true);`,
     );
-    expect(again).toEqual({ ...upgraded, version: '2' });
-  });
-
-  it('lets 8 requests upgrade a 0.1 install at the same moment', async () => {
-    const database = await legacyDatabase();
     const answers = (await runTogether(
       database,
       8,
-      `$store = new ${STORE}();
-echo json_encode(['late' => $late, 'version' => $store->setting('schema_version')]);`,
-    )) as Array<{ late: number; version: string }>;
+      `${FIRST_USE}\necho json_encode(['late' => $late]);`,
+    )) as Array<{
+      late: number;
+    }>;
     expect(answers.every((answer) => answer.late < 0)).toBe(true);
-    expect(answers.map((answer) => answer.version)).toEqual(Array(8).fill('2'));
-    const after = (await run(
+    const numbered = (await run(
       database,
-      `echo json_encode(['described' => harness_describe(), 'rows' => ${ROWS_PHP}]);`,
-    )) as {
-      described: unknown;
-      rows: Array<Record<string, unknown>>;
-    };
-    expect(after.described).toEqual({
-      [TABLE]: CREATED_TRANSACTIONS,
-      [SETTINGS_TABLE]: CREATED_SETTINGS,
-      settings: { schema_version: 1, signing_key: 1 },
-    });
-    expect(upgradedFields(after.rows)).toEqual(UPGRADED_ROWS);
-  }, 30_000);
+      `echo json_encode(WHMCS\\Database\\Capsule::connection()->select('SELECT order_id, transaction_code, ordinal FROM mod_cryptocheckout_checkouts ORDER BY transaction_code'));`,
+    )) as Array<{ order_id: string; transaction_code: string; ordinal: number }>;
+    expect(numbered).toHaveLength(120);
+    for (const row of numbered) {
+      expect(row.ordinal, row.transaction_code).toBe(Number(row.transaction_code.slice(-6)));
+    }
+  }, 60_000);
 
-  it('swaps a setting atomically: exactly one of several identical swaps wins', async () => {
-    const database = freshDatabase();
-    await run(database, `new ${STORE}(); echo json_encode(true);`);
-    const sequence = await run(
-      database,
-      `$store = new ${STORE}();
-echo json_encode([
-    'first' => $store->swapSetting('claim:7', null, 'a|x|1|one'),
-    'second' => $store->swapSetting('claim:7', null, 'b|x|1|two'),
-    'held' => $store->setting('claim:7'),
-    'wrongSwap' => $store->swapSetting('claim:7', 'b|x|1|two', 'c|x|2|three'),
-    'swap' => $store->swapSetting('claim:7', 'a|x|1|one', 'c|x|2|three'),
-    'swapAgain' => $store->swapSetting('claim:7', 'a|x|1|one', 'c|x|2|three'),
-    'swapped' => $store->setting('claim:7'),
-    'wrongRelease' => $store->swapSetting('claim:7', 'a|x|1|one', null),
-    'release' => $store->swapSetting('claim:7', 'c|x|2|three', null),
-    'releaseAgain' => $store->swapSetting('claim:7', 'c|x|2|three', null),
-    'free' => $store->setting('claim:7'),
-    'absentStaysAbsent' => $store->swapSetting('claim:8', null, null),
-    'presentIsNotAbsent' => [$store->swapSetting('claim:9', null, 'd|x|3|four'), $store->swapSetting('claim:9', null, null)],
-]);`,
-    );
-    expect(sequence).toEqual({
-      first: true,
-      second: false,
-      held: 'a|x|1|one',
-      wrongSwap: false,
-      swap: true,
-      swapAgain: false,
-      swapped: 'c|x|2|three',
-      wrongRelease: false,
-      release: true,
-      releaseAgain: false,
-      free: null,
-      absentStaysAbsent: true,
-      presentIsNotAbsent: [true, false],
-    });
-
-    // The same swaps from 8 requests at the same moment (absent to a marker, a marker to another,
-    // a marker to absent): one winner each time.
+  it('leaves the old tables as they were when the upgrade fails, says so in the Gateway Log, and completes once the cause is gone', async () => {
+    const database = await releasedDatabase(2);
+    // A table of that name from something else, without the ledger's columns: the import fails.
     await run(
       database,
-      `$store = new ${STORE}();
-echo json_encode([$store->swapSetting('claim:43', null, 'mark_paid|x|1|held'), $store->swapSetting('claim:44', null, 'mark_paid|x|1|held')]);`,
+      `WHMCS\\Database\\Capsule::connection()->getPdo()->exec('CREATE TABLE mod_cryptocheckout_checkouts (transaction_code VARCHAR(64) NOT NULL PRIMARY KEY)'); echo json_encode(true);`,
     );
-    const swaps = (await runTogether(
+    const before = await run(
+      database,
+      `echo json_encode(harness_describe(json_decode(${phpString(JSON.stringify(OLD_TABLES))})));`,
+    );
+    const failed = (await run(
+      database,
+      `try {
+    harness_gateway()->kernel();
+    $error = null;
+} catch (RuntimeException $thrown) {
+    $error = get_class($thrown);
+}
+echo json_encode([
+    'error' => $error,
+    'log' => WHMCS\\Database\\Capsule::table('tblgatewaylog')->get()->all(),
+    'done' => WHMCS\\Database\\Capsule::connection()->select("SELECT state_value FROM mod_cryptocheckout_state WHERE state_key = 'whmcs_upgraded_at'"),
+    'old' => harness_describe(json_decode(${phpString(JSON.stringify(OLD_TABLES))})),
+]);`,
+    )) as {
+      error: string | null;
+      log: Array<{ result: string; data: string }>;
+      done: unknown[];
+      old: unknown;
+    };
+    expect(failed.error).not.toBeNull();
+    expect(failed.done).toEqual([]);
+    expect(failed.old).toEqual(before);
+    expect(failed.log.map((entry) => entry.result)).toEqual(['Error']);
+    expect(failed.log[0]?.data).toMatch(
+      /^message => Moving the module's records into the Crypto Checkout ledger failed: .*Unknown column .* The tables mod_cryptocheckout_transactions and mod_cryptocheckout_settings are left as they were; the next request tries again\.$/s,
+    );
+
+    await run(
+      database,
+      `WHMCS\\Database\\Capsule::connection()->getPdo()->exec('DROP TABLE mod_cryptocheckout_checkouts'); echo json_encode(true);`,
+    );
+    const ledger = (await run(database, `${FIRST_USE}\necho json_encode(${LEDGER_ROWS});`)) as LedgerRows;
+    expect(ledger.checkouts).toEqual(expectedCheckouts(2, ledger.upgradedAt));
+  });
+
+  it('claims an invoice by compare-and-swap through Capsule: exactly one of 8 requests at the same moment', async () => {
+    const database = freshDatabase();
+    await run(database, `harness_gateway()->kernel(); echo json_encode(true);`);
+    const answers = (await runTogether(
       database,
       8,
-      `$store = new ${STORE}();
-$mine = 'mark_paid|x|2|' . bin2hex(random_bytes(6));
-echo json_encode([
-    'late' => $late,
-    'took' => $store->swapSetting('claim:42', null, $mine),
-    'moved' => $store->swapSetting('claim:43', 'mark_paid|x|1|held', $mine),
-    'released' => $store->swapSetting('claim:44', 'mark_paid|x|1|held', null),
-    'mine' => $mine,
-]);`,
-    )) as Array<{ late: number; took: boolean; moved: boolean; released: boolean; mine: string }>;
-    expect(swaps.every((swap) => swap.late < 0)).toBe(true);
-    const winners = (won: (swap: (typeof swaps)[number]) => boolean) =>
-      swaps.filter(won).map((swap) => swap.mine);
-    expect(winners((swap) => swap.took)).toHaveLength(1);
-    expect(winners((swap) => swap.moved)).toHaveLength(1);
-    expect(winners((swap) => swap.released)).toHaveLength(1);
-    expect(
-      await run(
-        database,
-        `$store = new ${STORE}(); echo json_encode([$store->setting('claim:42'), $store->setting('claim:43'), $store->setting('claim:44')]);`,
-      ),
-    ).toEqual([winners((swap) => swap.took)[0], winners((swap) => swap.moved)[0], null]);
+      `$ledger = harness_gateway()->kernel()->ledger();
+$claim = $ledger->claim('42', 'run', 'x', time());
+echo json_encode(['late' => $late, 'won' => $claim !== null, 'token' => $claim === null ? null : $claim->token]);`,
+    )) as Array<{ late: number; won: boolean; token: string | null }>;
+    expect(answers.every((answer) => answer.late < 0)).toBe(true);
+    const winners = answers.filter((answer) => answer.won);
+    expect(winners).toHaveLength(1);
+    const after = await run(
+      database,
+      `$ledger = harness_gateway()->kernel()->ledger();
+$held = $ledger->isClaimed('42', time());
+$again = $ledger->claim('42', 'run', 'x', time());
+// A lease that ended is taken over, once.
+$later = time() + CryptoCheckout\\Whmcs\\Vendor\\Client\\Kernel\\Claim::LEASE_SECONDS + 1;
+$takeover = $ledger->claim('42', 'run', 'y', $later);
+$second = $ledger->claim('42', 'run', 'y', $later);
+echo json_encode([$held, $again, $takeover !== null, $takeover === null ? null : $takeover->tookOver, $second]);`,
+    );
+    expect(after).toEqual([true, null, true, 'run x', null]);
   }, 30_000);
 
-  it('stores checkouts: conditional updates report once, settingOnce keeps the first value, lookups by code and invoice', async () => {
+  it("keeps checkouts through Capsule's MySQL connection: Unix times back as integers, found by code in any case, newest first per invoice", async () => {
     const database = freshDatabase();
     const result = (await run(
       database,
-      `${ROW_PHP}
-$store = new ${STORE}();
-${PORT_PHP}
-$code = 'aaaaaaaa-0000-4000-8000-000000000001';
-$store->insert(harness_row(5, $code, ['created_at' => '2026-03-01 10:00:00']));
-$store->insert(harness_row(5, 'aaaaaaaa-0000-4000-8000-000000000002', ['created_at' => '2026-03-01 09:00:00']));
-$store->insert(harness_row(5, 'aaaaaaaa-0000-4000-8000-000000000003', ['created_at' => '2026-03-01 10:00:00']));
-$store->insert(harness_row(6, 'aaaaaaaa-0000-4000-8000-000000000004', ['created_at' => '2026-03-02 10:00:00']));
+      `use CryptoCheckout\\Whmcs\\Vendor\\Client\\Kernel\\StoredCheckout;
+$ledger = harness_gateway()->kernel()->ledger();
+$checkout = function (string $code, int $createdAt): StoredCheckout {
+    return StoredCheckout::fromArray(['transaction_code' => $code, 'checkout_url' => 'https://pay.example/pay/' . $code, 'service_url' => 'https://pay.example',
+        'fiat_amount' => '27.78', 'fiat_currency' => 'USD', 'order_amount' => '25.00', 'order_currency' => 'EUR', 'wallet_address' => '0xabc',
+        'wallet_currency' => 'USDC', 'wallet_network' => 'POLYGON', 'created_at' => $createdAt, 'expires_at' => $createdAt + 3600]);
+};
+$ledger->add('5', $checkout('aaaaaaaa-0000-4000-8000-000000000001', 1767261600));
+$ledger->add('5', $checkout('aaaaaaaa-0000-4000-8000-000000000002', 1767261600));
+$ledger->add('6', $checkout('aaaaaaaa-0000-4000-8000-000000000003', 1767265200));
 $duplicate = null;
 try {
-    $store->insert(harness_row(7, $code));
-} catch (Throwable $error) {
+    $ledger->add('7', $checkout('aaaaaaaa-0000-4000-8000-000000000001', 1767261600));
+} catch (RuntimeException $error) {
     $duplicate = get_class($error);
 }
-$byCode = $store->findByCode(' AAAAAAAA-0000-4000-8000-000000000001 ');
+$first = $ledger->checkouts('5')[1];
 echo json_encode([
     'duplicate' => $duplicate,
-    'found' => [$byCode->invoice_id, $byCode->transaction_code],
-    'missing' => $store->findByCode('bbbbbbbb-0000-4000-8000-000000000000'),
-    'order' => $port->findOrderByTransactionCode(strtoupper($code)),
-    'forInvoice' => array_map(function ($row) { return $row->transaction_code; }, $store->forInvoice(5)),
-    'checkouts' => array_map(function ($checkout) { return $checkout->transactionCode; }, $port->checkouts('5')),
-    'stateOnce' => [
-        $store->update(strtoupper($code), ['state' => 'underpaid', 'note' => 'short'], 'state', 'underpaid'),
-        $store->update($code, ['state' => 'underpaid', 'note' => 'short'], 'state', 'underpaid'),
-    ],
-    'notifiedOnce' => [
-        $store->update($code, ['notified_action' => 'hold_late_payment'], 'notified_action', 'hold_late_payment'),
-        $store->update($code, ['notified_action' => 'hold_late_payment'], 'notified_action', 'hold_late_payment'),
-        $store->update($code, ['notified_action' => 'flag_extra_payment'], 'notified_action', 'flag_extra_payment'),
-    ],
-    'unknownCode' => $store->update('bbbbbbbb-0000-4000-8000-000000000000', ['state' => 'paid'], 'state', 'paid'),
-    // MySQL counts the rows an UPDATE changed (Laravel sets no PDO::MYSQL_ATTR_FOUND_ROWS): 0 here.
-    'sameValues' => WHMCS\\Database\\Capsule::table(${phpString(TABLE)})->where('transaction_code', $code)->update(['state' => 'underpaid']),
-    'row' => $store->findByCode($code),
-    'key' => [$store->settingOnce('signing_key', 'first'), $store->settingOnce('signing_key', 'second'), $store->setting('signing_key')],
+    'order' => $ledger->orderOf(' AAAAAAAA-0000-4000-8000-000000000001 '),
+    'missing' => $ledger->orderOf('bbbbbbbb-0000-4000-8000-000000000000'),
+    'newestFirst' => array_map(function ($c) { return [$c->transactionCode, $c->ordinal]; }, $ledger->checkouts('5')),
+    'first' => [$first->createdAt, $first->expiresAt, $first->watchUntil, $first->orderAmount, $first->orderCurrency],
+    'types' => array_map('gettype', (array) WHMCS\\Database\\Capsule::connection()->select('SELECT created_at, ordinal, order_id FROM mod_cryptocheckout_checkouts LIMIT 1')[0]),
+    // MySQL counts the rows an UPDATE changed (Laravel sets no PDO::MYSQL_ATTR_FOUND_ROWS).
+    'sameValues' => WHMCS\\Database\\Capsule::connection()->affectingStatement("UPDATE mod_cryptocheckout_checkouts SET order_currency = 'EUR'"),
+    'key' => [$ledger->valueOnce('k', 'first'), $ledger->valueOnce('k', 'second')],
 ]);`,
     )) as Record<string, unknown>;
-    expect(result.duplicate).not.toBeNull();
-    expect(result.found).toEqual([5, 'aaaaaaaa-0000-4000-8000-000000000001']);
-    expect(result.missing).toBeNull();
-    expect(result.order).toBe('5');
-    // Newest first; the same creation time: the later row first.
-    const newestFirst = [
-      'aaaaaaaa-0000-4000-8000-000000000003',
-      'aaaaaaaa-0000-4000-8000-000000000001',
-      'aaaaaaaa-0000-4000-8000-000000000002',
-    ];
-    expect(result.forInvoice).toEqual(newestFirst);
-    expect(result.checkouts).toEqual(newestFirst);
-    expect(result.stateOnce).toEqual([true, false]);
-    expect(result.notifiedOnce).toEqual([true, false, true]);
-    expect(result.unknownCode).toBe(false);
-    expect(result.sameValues).toBe(0);
-    expect(result.row).toMatchObject({
-      state: 'underpaid',
-      note: 'short',
-      notified_action: 'flag_extra_payment',
+    expect(result).toEqual({
+      duplicate: expect.stringMatching(/Exception$/),
+      order: '5',
+      missing: null,
+      newestFirst: [
+        ['aaaaaaaa-0000-4000-8000-000000000002', 2],
+        ['aaaaaaaa-0000-4000-8000-000000000001', 1],
+      ],
+      first: [1767261600, 1767265200, 1767265200 + 25 * 3600, '25.00', 'EUR'],
+      types: { created_at: 'integer', ordinal: 'integer', order_id: 'string' },
+      sameValues: 0,
+      key: ['first', 'first'],
     });
-    expect(result.key).toEqual(['first', 'first', 'first']);
   });
 
-  it('selects due checkouts in the query, in the order of the kernel reference (PollPolicy::select)', async () => {
+  it("selects due checkouts through the module's database in the order of the kernel reference (PollPolicy::select)", async () => {
     const database = freshDatabase();
     // The scenario of the same test in gateway.test.ts, then 80 random checkouts at several batch sizes.
     const picked = (await run(
       database,
-      `${ROW_PHP}
-use CryptoCheckout\\Whmcs\\TransactionStore;
-use CryptoCheckout\\Whmcs\\Vendor\\Client\\Kernel\\PollPolicy;
+      `use CryptoCheckout\\Whmcs\\Vendor\\Client\\Kernel\\PollPolicy;
 use CryptoCheckout\\Whmcs\\Vendor\\Client\\Kernel\\StoredCheckout;
-$store = new TransactionStore();
-${PORT_PHP}
+$ledger = harness_gateway()->kernel()->ledger();
 $now = time();
 ${DUE_SCENARIO_PHP}
-$compare = function (array $batches) use ($port, $now): array {
-    $entries = [];
-    foreach (WHMCS\\Database\\Capsule::table(TransactionStore::TABLE)->get() as $row) {
-        $entries[] = [(string) $row->invoice_id, StoredCheckout::fromArray($row)];
-    }
+$compare = function (array $batches) use ($ledger, &$entries, $now): array {
     $compared = [];
     foreach ($batches as $batch) {
         $policy = new PollPolicy($batch);
-        $compared[] = ['batch' => $batch, 'port' => $port->dueCheckouts($policy, $now), 'reference' => $policy->select($entries, $now)];
+        $compared[] = ['batch' => $batch, 'port' => $ledger->due($policy, $now), 'reference' => $policy->select($entries, $now)];
     }
     return $compared;
 };
@@ -582,55 +628,51 @@ $gateway = $compare([7]);
 mt_srand(7);
 $pick = function (array $choices) { return $choices[mt_rand(0, count($choices) - 1)]; };
 for ($i = 1; $i <= 80; $i++) {
-    // Open, in its late window, or long over (WHMCS always stores an expiry: fromCreated defaults it).
-    $expiresAt = $pick([$now + 600, $now - 3600, $now - 3 * 86400]);
-    $store->insert(harness_row(1 + $i % 9, sprintf('cccccccc-0000-4000-8000-%012d', $i), [
-        'expires_at' => TransactionStore::time($expiresAt),
-        'watch_until' => TransactionStore::time(StoredCheckout::watchDeadline($expiresAt)),
-        'checked_at' => TransactionStore::time($pick([null, $now - 30, $now - 60, $now - 90, $now - 599, $now - 600, $now - 7200])),
-        'resolution' => $pick([null, null, null, 'booked', 'flagged']),
-        'created_at' => TransactionStore::time($now - 5 * 86400 + $i * 3700),
-    ]));
+    $expiresAt = $pick([$now + 600, $now - 3600, $now - 3 * 86400, null]);
+    $resolution = $pick([null, null, null, 'booked', 'flagged']);
+    $checkout = StoredCheckout::fromArray([
+        'transaction_code' => sprintf('cccccccc-0000-4000-8000-%012d', $i), 'checkout_url' => 'x', 'service_url' => 'x',
+        'fiat_amount' => '1.00', 'fiat_currency' => 'EUR', 'wallet_address' => 'x', 'wallet_currency' => 'USDC', 'wallet_network' => 'POLYGON',
+        'expires_at' => $expiresAt, 'watch_until' => StoredCheckout::watchDeadline($expiresAt ?? $now),
+        'checked_at' => $pick([null, $now - 30, $now - 60, $now - 90, $now - 599, $now - 600, $now - 7200]),
+        'resolution' => $resolution, 'confirmed_at' => $resolution === 'booked' ? $pick([null, $now - 5]) : null,
+        'created_at' => $now - 5 * 86400 + $i * 3700,
+    ]);
+    $ledger->add((string) (1 + $i % 9), $checkout);
+    $entries[] = [(string) (1 + $i % 9), $checkout];
 }
 echo json_encode(['gateway' => $gateway, 'random' => $compare([1, 3, 10, 50, 200])]);`,
     )) as Record<'gateway' | 'random', Array<{ batch: number; port: string[][]; reference: string[][] }>>;
     const [gateway] = picked.gateway;
     expect(gateway?.port).toHaveLength(7);
     expect(gateway?.port).toEqual(gateway?.reference);
+    const all = picked.random.at(-1)?.reference.length ?? 0;
     for (const { batch, port, reference } of picked.random) {
       expect(port, `batch ${batch}`).toEqual(reference);
-      expect(port.length, `batch ${batch}`).toBe(Math.min(batch, picked.random.at(-1)!.reference.length));
+      expect(port.length, `batch ${batch}`).toBe(Math.min(batch, all));
     }
     // Enough of them are due, and enough are not, for the comparison to mean something.
-    expect(picked.random.at(-1)!.reference.length).toBeGreaterThan(20);
-    expect(picked.random.at(-1)!.reference.length).toBeLessThan(110);
+    expect(all).toBeGreaterThan(20);
+    expect(all).toBeLessThan(110);
   });
 
   it('finds a payment in tblaccounts (decimal amounts, text transid) by its transaction code', async () => {
     const database = freshDatabase();
     const result = await run(
       database,
-      `$store = new ${STORE}();
-${PORT_PHP}
+      `$invoices = harness_gateway()->invoices;
 $pdo = WHMCS\\Database\\Capsule::connection()->getPdo();
 $pdo->exec("INSERT INTO tblaccounts (userid, currency, gateway, date, description, amountin, fees, amountout, rate, transid, invoiceid, refundid)
     VALUES (1, 1, 'cryptocheckout', NOW(), 'Invoice Payment', 25.00, 0, 0, 1, 'cccccccc-0000-4000-8000-000000000009', 12, 0),
            (1, 1, 'banktransfer', NOW(), 'Invoice Payment', 10.00, 0, 0, 1, 'BANK-1', 13, 0)");
 echo json_encode([
-    'ledger' => [
-        $ledger->isPaymentRecorded('cccccccc-0000-4000-8000-000000000009'),
-        // The same first 32 characters (the length of tblaccounts' transid key), another code.
-        $ledger->isPaymentRecorded('cccccccc-0000-4000-8000-000000000001'),
-        $ledger->isPaymentRecorded('cccccccc-0000-4000-8000-00000000000'),
-        $ledger->isPaymentRecorded(''),
-    ],
-    'port' => [
-        $port->isPaymentBooked('12', 'CCCCCCCC-0000-4000-8000-000000000009'),
-        $port->isPaymentBooked('12', 'cccccccc-0000-4000-8000-000000000001'),
-    ],
-    'amount' => WHMCS\\Database\\Capsule::table('tblaccounts')->where('transid', 'cccccccc-0000-4000-8000-000000000009')->value('amountin'),
+    $invoices->isPaymentBooked('12', 'CCCCCCCC-0000-4000-8000-000000000009'),
+    // The same first 32 characters (the length of tblaccounts' transid key), another code.
+    $invoices->isPaymentBooked('12', 'cccccccc-0000-4000-8000-000000000001'),
+    $invoices->isPaymentBooked('12', 'cccccccc-0000-4000-8000-00000000000'),
+    $invoices->isPaymentBooked('12', ''),
 ]);`,
     );
-    expect(result).toEqual({ ledger: [true, false, false, false], port: [true, false], amount: '25.00' });
+    expect(result).toEqual([true, false, false, false]);
   });
 });

@@ -1,18 +1,15 @@
 /**
  * Invoice page script of the Crypto Checkout WHMCS module: keeps the payment status box (the
- * kernel's StatusWidgetMarkup, through the shared widget) up to date, and in embedded mode opens
- * the checkout over the invoice when the buyer presses the pay button. Either way the invoice is
+ * kernel's StatusWidgetMarkup, through the shared widget) up to date, and in modal mode (the block's
+ * data-mode) opens the checkout over the invoice when the buyer presses the pay button. Either way the invoice is
  * paid by the server (webhook, cron, status check), never by this script.
  */
 import { mountStatusWidget, STATUS_WIDGET_SELECTOR, type StatusWidget } from '@cryptocheckout/core/browser';
 
-/** What the module's pay endpoint answers to a script (Accept: application/json). */
-interface PayAnswer {
-  checkout_url?: string;
-  invoice_url?: string;
-  paid?: boolean;
-  error?: string;
-}
+/** What the module's pay endpoint answers to a script (Accept: application/json), in the service's envelope. */
+type PayAnswer =
+  | { status: 'success'; data: { checkout_url?: string; invoice_url?: string; paid?: boolean } }
+  | { status: 'error'; error: { code: string; message: string } };
 
 export interface InvoiceScriptOptions {
   document: Document;
@@ -28,7 +25,7 @@ export function initInvoicePage(options: InvoiceScriptOptions): StatusWidget[] {
   const widgets: StatusWidget[] = [];
   for (const block of Array.from(doc.querySelectorAll<HTMLElement>('[data-cryptocheckout]'))) {
     const form = block.querySelector<HTMLFormElement>('form[data-cryptocheckout-pay]');
-    const embedded = form?.getAttribute('data-mode') === 'embedded';
+    const modal = block.getAttribute('data-mode') === 'modal';
     const box = block.querySelector<HTMLElement>(STATUS_WIDGET_SELECTOR);
     const paidOnLoad = box?.getAttribute('data-state') === 'paid';
     const widget =
@@ -37,7 +34,7 @@ export function initInvoicePage(options: InvoiceScriptOptions): StatusWidget[] {
         : mountStatusWidget(box, {
             fetch: options.fetch,
             intervalMs: options.intervalMs,
-            payInModal: embedded,
+            payInModal: modal,
             // WHMCS shows the paid invoice (receipt, "Paid" stamp) only on a fresh page.
             onUpdate: (status) => {
               if (status.state === 'paid' && !paidOnLoad) win.location.reload();
@@ -45,7 +42,7 @@ export function initInvoicePage(options: InvoiceScriptOptions): StatusWidget[] {
           });
     if (widget !== null) widgets.push(widget);
 
-    if (form === null || !embedded) continue;
+    if (form === null || !modal) continue;
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       const button = form.querySelector<HTMLButtonElement>('button[type="submit"]');
@@ -64,15 +61,18 @@ export function initInvoicePage(options: InvoiceScriptOptions): StatusWidget[] {
         .then(async (response) => {
           const answer = (await response.json()) as PayAnswer;
           if (button) button.disabled = false;
-          if (answer.checkout_url) {
-            if (!widget?.openModal(answer.checkout_url)) win.location.assign(answer.checkout_url);
+          if (answer.status === 'error') {
+            showProblem(block, answer.error.message);
             return;
           }
-          if (answer.paid && answer.invoice_url) {
-            win.location.assign(answer.invoice_url);
-            return;
+          const { checkout_url: checkoutUrl, invoice_url: invoiceUrl, paid } = answer.data;
+          if (checkoutUrl) {
+            if (!widget?.openModal(checkoutUrl)) win.location.assign(checkoutUrl);
+          } else if (paid && invoiceUrl) {
+            win.location.assign(invoiceUrl);
+          } else {
+            showProblem(block, 'The payment could not be started. Please try again.');
           }
-          showProblem(block, answer.error ?? 'The payment could not be started. Please try again.');
         })
         .catch(() => {
           // Without an answer, fall back to the plain form post (the endpoint redirects).

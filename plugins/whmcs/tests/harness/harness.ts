@@ -49,6 +49,10 @@ export interface Whmcs {
 
 export interface WhmcsRequest {
   method: 'GET' | 'POST';
+  /** The client's address (REMOTE_ADDR); 127.0.0.1 unless given. */
+  clientIp?: string;
+  /** Test-only: the first SQL statement containing this fails (harness_before_sql). */
+  failSql?: string;
   query?: Record<string, string>;
   body?: string;
   contentType?: string;
@@ -116,6 +120,8 @@ export async function bootWhmcs(
         QUERY_STRING: new URLSearchParams(request.query ?? {}).toString(),
         CONTENT_TYPE: request.contentType ?? '',
         HTTP_ACCEPT: request.accept ?? '*/*',
+        REMOTE_ADDR: request.clientIp ?? '127.0.0.1',
+        HARNESS_FAIL_SQL: request.failSql ?? '',
       };
       const result = await php.runFile(`${WHMCS_ROOT}/${CALLBACK_PATH}`, {
         env,

@@ -1,7 +1,7 @@
 <?php
 /**
- * Crypto Checkout: on every run of the WHMCS cron, check the open checkouts with the service, so
- * an invoice is paid even when its webhook never arrived.
+ * Crypto Checkout: on every run of the WHMCS cron (every five minutes, as WHMCS recommends), the
+ * kernel's poll checks the due checkouts, so an invoice is paid even when its webhook was lost.
  */
 
 declare(strict_types=1);
@@ -16,5 +16,5 @@ add_hook('AfterCronJob', 1, function ($vars) {
         return;
     }
     require_once $autoload;
-    \CryptoCheckout\Whmcs\CronPoller::run();
+    \CryptoCheckout\Whmcs\Gateway::poll();
 });

@@ -1,15 +1,16 @@
 <?php
 /**
- * Crypto Checkout gateway module for WHMCS 8.x (PHP 7.4 or later).
- *
- * An adapter over the Crypto Checkout plugin kernel (lib/Vendor/Client/Kernel): the invoice's pay
- * button posts to the module's endpoint (the callback file), which opens the invoice's checkout on
- * the Crypto Checkout service. Invoices are paid from the service's authoritative transaction
- * lookup, triggered by the webhook, the cron hook (includes/hooks/cryptocheckout.php) and the
- * client's return to the invoice.
+ * Crypto Checkout gateway module for WHMCS 8.x (PHP 7.4 or later): an adapter over the Crypto
+ * Checkout plugin kernel (lib/Vendor/Client/Kernel). The invoice's pay button posts to the module's
+ * endpoint (the callback file), which opens the invoice's checkout on the service; invoices are paid
+ * from the service's own transaction lookup, triggered by the webhook, the cron hook
+ * (includes/hooks/cryptocheckout.php) and the client's return to the invoice.
  */
 
 declare(strict_types=1);
+
+use CryptoCheckout\Whmcs\Vendor\Client\Kernel\SettingsRules;
+use CryptoCheckout\Whmcs\Vendor\Client\Wallet\Networks;
 
 if (!defined('WHMCS')) {
     die('This file cannot be accessed directly');
@@ -28,14 +29,70 @@ function cryptocheckout_MetaData()
     ];
 }
 
-/** @return array<string, array<string, mixed>> */
+/**
+ * The fields of Setup > Payments > Payment Gateways, with the kernel's defaults, and what is wrong
+ * with the saved settings shown to the admin.
+ *
+ * @return array<string, array<string, mixed>>
+ */
 function cryptocheckout_config()
 {
-    $problems = [];
-    if (\CryptoCheckout\Whmcs\Gateway::isActivated()) {
-        $problems = \CryptoCheckout\Whmcs\Gateway::fromSavedSettings()->settings->errors();
+    $saved = \CryptoCheckout\Whmcs\Gateway::fromSavedSettings();
+    $problems = $saved === null ? [] : array_map([\CryptoCheckout\Whmcs\HttpResponse::class, 'escape'], $saved->settings->errors);
+    $networks = [];
+    $assets = [];
+    foreach (Networks::all() as $network) {
+        $networks[$network['id']] = $network['name'];
+        foreach ($network['assets'] as $asset) {
+            $assets[$asset['symbol']] = $asset['symbol'] . ($asset['symbol'] === Networks::RECOMMENDED_ASSET ? ' (recommended)' : '');
+        }
     }
-    return \CryptoCheckout\Whmcs\ConfigForm::fields(array_values($problems));
+    return [
+        'FriendlyName' => ['Type' => 'System', 'Value' => 'Crypto Checkout'],
+        'serviceUrl' => [
+            'FriendlyName' => 'Service URL',
+            'Type' => 'text',
+            'Size' => '60',
+            'Default' => SettingsRules::DEFAULTS[SettingsRules::SERVICE_URL],
+            'Description' => 'Address of your Crypto Checkout service, e.g. https://pay.example.com',
+        ],
+        'walletAddress' => [
+            'FriendlyName' => 'Wallet address',
+            'Type' => 'text',
+            'Size' => '60',
+            'Default' => SettingsRules::DEFAULTS[SettingsRules::WALLET],
+            'Description' => 'Your own wallet on the network below; payments settle there.'
+                . ($problems === [] ? '' : '<br><strong style="color:#b00020">' . implode('<br>', $problems) . '</strong>'),
+        ],
+        'asset' => [
+            'FriendlyName' => 'Settlement asset',
+            'Type' => 'dropdown',
+            'Options' => $assets,
+            'Default' => SettingsRules::DEFAULTS[SettingsRules::ASSET],
+            'Description' => 'The asset you receive. It must be offered on the chosen network.',
+        ],
+        'network' => [
+            'FriendlyName' => 'Network',
+            'Type' => 'dropdown',
+            'Options' => $networks,
+            'Default' => SettingsRules::DEFAULTS[SettingsRules::NETWORK],
+            'Description' => 'The chain your wallet address belongs to.',
+        ],
+        'displayMode' => [
+            'FriendlyName' => 'Display mode',
+            'Type' => 'dropdown',
+            'Options' => [
+                SettingsRules::DISPLAY_REDIRECT => 'Redirect to the payment page',
+                SettingsRules::DISPLAY_MODAL => 'Open the payment page over the invoice',
+            ],
+            'Default' => SettingsRules::DEFAULTS[SettingsRules::DISPLAY_MODE],
+        ],
+        'debug' => [
+            'FriendlyName' => 'Debug log',
+            'Type' => 'yesno',
+            'Description' => 'Also record checks that change nothing in the Gateway Log.',
+        ],
+    ];
 }
 
 /**
@@ -46,7 +103,7 @@ function cryptocheckout_config()
  */
 function cryptocheckout_config_validate($params)
 {
-    $problems = \CryptoCheckout\Whmcs\Settings::fromParams($params)->errors();
+    $problems = \CryptoCheckout\Whmcs\Settings::fromParams($params)->errors;
     if ($problems !== []) {
         throw new \WHMCS\Exception\Module\InvalidConfiguration(implode(' ', $problems));
     }

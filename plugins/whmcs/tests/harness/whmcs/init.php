@@ -6,8 +6,9 @@
  *     file in includes/hooks/ the way WHMCS does on each request;
  *   - includes/gatewayfunctions.php: getGatewayVariables, checkCbInvoiceID, checkCbTransID, logTransaction;
  *   - includes/invoicefunctions.php: addInvoicePayment;
- *   - add_hook/run_hook, localAPI (GetInvoice, GetClientsDetails, AddClientNote), logActivity,
- *     WHMCS\Exception\Module\InvalidConfiguration;
+ *   - add_hook/run_hook, localAPI (GetInvoice, GetClientsDetails, AddClientNote, UpdateInvoice),
+ *     logActivity, WHMCS\Exception\Module\InvalidConfiguration, and
+ *     WHMCS\Utility\Environment\CurrentRequest::getIP() (the client's address);
  *   - the tables the module touches: tblpaymentgateways, tblinvoices, tblclients, tblcurrencies,
  *     tblaccounts, tblgatewaylog, tblactivitylog, tblnotes, tblconfiguration.
  * The web server part (request method, query, form body, response status and headers) is taken from

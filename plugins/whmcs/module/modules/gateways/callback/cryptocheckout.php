@@ -13,17 +13,12 @@ require_once __DIR__ . '/../../../includes/gatewayfunctions.php';
 require_once __DIR__ . '/../../../includes/invoicefunctions.php';
 require_once __DIR__ . '/../cryptocheckout/autoload.php';
 
-$gatewayModuleName = basename(__FILE__, '.php');
-$gatewayParams = getGatewayVariables($gatewayModuleName);
+$gatewayParams = getGatewayVariables(basename(__FILE__, '.php'));
 if (empty($gatewayParams['type'])) {
     http_response_code(503);
     die('Module Not Activated');
 }
 
-\CryptoCheckout\Whmcs\Endpoint\Router::handle(
-    $gatewayParams,
-    $_GET,
-    $_POST,
-    $_SERVER,
-    (string) file_get_contents('php://input')
-)->send();
+(new \CryptoCheckout\Whmcs\Gateway($gatewayParams))
+    ->answer($_GET, $_POST, $_SERVER, (string) file_get_contents('php://input'))
+    ->send();

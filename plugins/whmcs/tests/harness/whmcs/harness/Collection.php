@@ -1,14 +1,14 @@
 <?php
-// Test harness (WHMCS 8.13): Illuminate\Support\Collection subset returned by get().
+// Test harness (WHMCS 8.13): Illuminate\Support\Collection subset returned by get() and pluck().
 
 namespace WHMCS\Database;
 
-final class Collection implements \IteratorAggregate, \Countable
+final class Collection implements \IteratorAggregate
 {
-    /** @var array<int, object> */
+    /** @var array<int|string, mixed> */
     private $items;
 
-    /** @param array<int, object> $items */
+    /** @param array<int|string, mixed> $items */
     public function __construct(array $items)
     {
         $this->items = $items;
@@ -19,20 +19,10 @@ final class Collection implements \IteratorAggregate, \Countable
         return new \ArrayIterator($this->items);
     }
 
-    public function count(): int
-    {
-        return count($this->items);
-    }
-
-    /** @return array<int, object> */
+    /** @return array<int|string, mixed> */
     public function all(): array
     {
         return $this->items;
-    }
-
-    public function isEmpty(): bool
-    {
-        return $this->items === [];
     }
 
     /** @return object|null */

@@ -1,6 +1,6 @@
 <?php
-// Test harness (WHMCS 8.13): Illuminate\Database\Schema\ColumnDefinition subset. The modifiers
-// come in the order Laravel's MySqlGrammar writes them (null / not null, then default).
+// Test harness (WHMCS 8.13): Illuminate\Database\Schema\ColumnDefinition subset: nullable, and a
+// key on the column.
 
 namespace WHMCS\Database;
 
@@ -12,10 +12,6 @@ final class ColumnDefinition
     private $type;
     /** @var bool */
     private $nullable = false;
-    /** @var bool */
-    private $hasDefault = false;
-    /** @var mixed */
-    private $default;
     /** @var bool */
     private $unique = false;
     /** @var bool */
@@ -30,14 +26,6 @@ final class ColumnDefinition
     public function nullable(bool $value = true): self
     {
         $this->nullable = $value;
-        return $this;
-    }
-
-    /** @param mixed $value */
-    public function default($value): self
-    {
-        $this->hasDefault = true;
-        $this->default = $value;
         return $this;
     }
 
@@ -74,9 +62,6 @@ final class ColumnDefinition
         $sql = $quote . $this->name . $quote . ' ' . $this->type;
         if (strpos($this->type, 'PRIMARY KEY') === false) {
             $sql .= $this->nullable ? ' NULL' : ' NOT NULL';
-        }
-        if ($this->hasDefault) {
-            $sql .= ' DEFAULT ' . (is_int($this->default) ? (string) $this->default : "'" . str_replace("'", "''", (string) $this->default) . "'");
         }
         return $sql;
     }

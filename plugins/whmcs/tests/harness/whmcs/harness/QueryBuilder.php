@@ -1,20 +1,16 @@
 <?php
 // Test harness (WHMCS 8.13): Illuminate\Database\Query\Builder subset. On MySQL, as Laravel's
-// MySqlGrammar: backtick-quoted names, lockForUpdate() as "FOR UPDATE", and update()/delete()
-// returning PDO's row count, which MySQL gives as the rows changed (see Capsule::bootMysql).
+// MySqlGrammar: backtick-quoted names, and update()/delete() returning PDO's row count, which
+// MySQL gives as the rows changed (see Capsule::bootMysql).
 
 namespace WHMCS\Database;
 
 final class QueryBuilder
 {
-    private const OPERATORS = ['=', '<', '>', '<=', '>=', '<>', '!=', 'like'];
-
     /** @var Connection */
     private $connection;
     /** @var string */
     private $table;
-    /** @var string */
-    private $tableName;
     /** @var array<int, string> */
     private $wheres = [];
     /** @var array<int, mixed> */
@@ -23,99 +19,19 @@ final class QueryBuilder
     private $orders = [];
     /** @var int|null */
     private $limit;
-    /** @var bool */
-    private $lock = false;
 
     public function __construct(Connection $connection, string $table)
     {
         $this->connection = $connection;
-        $this->tableName = $table;
         $this->table = $this->identifier($table);
     }
 
-    /**
-     * where('col', value), where('col', '<', value), where(['col' => value, ...]) or
-     * where(function ($query) { ... }) for a parenthesised group.
-     *
-     * @param string|array<string, mixed>|\Closure $column
-     * @param mixed $operator
-     * @param mixed $value
-     */
-    public function where($column, $operator = null, $value = null): self
+    /** where('col', value): the column equals the value (the conditions joined with AND). @param mixed $value */
+    public function where(string $column, $value): self
     {
-        return $this->addWhere('AND', func_num_args(), $column, $operator, $value);
-    }
-
-    /**
-     * The same conditions joined with OR.
-     *
-     * @param string|array<string, mixed>|\Closure $column
-     * @param mixed $operator
-     * @param mixed $value
-     */
-    public function orWhere($column, $operator = null, $value = null): self
-    {
-        return $this->addWhere('OR', func_num_args(), $column, $operator, $value);
-    }
-
-    public function whereNull(string $column): self
-    {
-        return $this->push('AND', $this->identifier($column) . ' IS NULL', []);
-    }
-
-    public function whereNotNull(string $column): self
-    {
-        return $this->push('AND', $this->identifier($column) . ' IS NOT NULL', []);
-    }
-
-    /**
-     * @param string|array<string, mixed>|\Closure $column
-     * @param mixed $operator
-     * @param mixed $value
-     */
-    private function addWhere(string $boolean, int $argumentCount, $column, $operator, $value): self
-    {
-        if ($column instanceof \Closure) {
-            $group = new self($this->connection, $this->tableName);
-            $column($group);
-            return $group->wheres === [] ? $this : $this->push($boolean, '(' . implode(' ', $group->wheres) . ')', $group->bindings);
-        }
-        if (is_array($column)) {
-            foreach ($column as $name => $expected) {
-                $this->addWhere($boolean, 3, $name, '=', $expected);
-            }
-            return $this;
-        }
-        if ($argumentCount === 2) {
-            $value = $operator;
-            $operator = '=';
-        }
-        if (!in_array(strtolower((string) $operator), self::OPERATORS, true)) {
-            throw new \InvalidArgumentException('Unsupported operator ' . $operator);
-        }
-        if ($value === null) {
-            return $this->push($boolean, $this->identifier($column) . ($operator === '=' ? ' IS NULL' : ' IS NOT NULL'), []);
-        }
-        return $this->push($boolean, $this->identifier($column) . ' ' . $operator . ' ?', [$value]);
-    }
-
-    /** @param array<int, mixed> $bindings */
-    private function push(string $boolean, string $condition, array $bindings): self
-    {
-        $this->wheres[] = ($this->wheres === [] ? '' : $boolean . ' ') . $condition;
-        foreach ($bindings as $binding) {
-            $this->bindings[] = $binding;
-        }
+        $this->wheres[] = $this->identifier($column) . ' = ?';
+        $this->bindings[] = $value;
         return $this;
-    }
-
-    /** @param array<int, mixed> $values */
-    public function whereIn(string $column, array $values): self
-    {
-        if ($values === []) {
-            return $this->push('AND', '0 = 1', []);
-        }
-        return $this->push('AND', $this->identifier($column) . ' IN (' . implode(', ', array_fill(0, count($values), '?')) . ')', array_values($values));
     }
 
     public function orderBy(string $column, string $direction = 'asc'): self
@@ -130,22 +46,9 @@ final class QueryBuilder
         return $this;
     }
 
-    public function take(int $limit): self
-    {
-        return $this->limit($limit);
-    }
-
-    /** FOR UPDATE on MySQL; a no-op on SQLite, whose write transactions already serialise (Connection::beginTransaction). */
-    public function lockForUpdate(): self
-    {
-        $this->lock = $this->connection->isMysql();
-        return $this;
-    }
-
     public function get(): Collection
     {
-        $sql = 'SELECT * FROM ' . $this->table . $this->whereSql() . $this->orderSql()
-            . ($this->limit !== null ? ' LIMIT ' . (int) $this->limit : '') . ($this->lock ? ' FOR UPDATE' : '');
+        $sql = 'SELECT * FROM ' . $this->table . $this->whereSql() . $this->orderSql() . ($this->limit !== null ? ' LIMIT ' . (int) $this->limit : '');
         return new Collection($this->connection->statement($sql, $this->bindings)->fetchAll(\PDO::FETCH_OBJ));
     }
 
@@ -164,15 +67,19 @@ final class QueryBuilder
         return $row === null ? null : ($row->{$column} ?? null);
     }
 
+    /** Laravel's pluck($column, $key): the column's values, keyed by another column's. */
+    public function pluck(string $column, string $key): Collection
+    {
+        $values = [];
+        foreach ($this->get()->all() as $row) {
+            $values[$row->{$key}] = $row->{$column};
+        }
+        return new Collection($values);
+    }
+
     public function exists(): bool
     {
         return $this->first() !== null;
-    }
-
-    public function count(): int
-    {
-        $sql = 'SELECT COUNT(*) AS aggregate FROM ' . $this->table . $this->whereSql();
-        return (int) $this->connection->statement($sql, $this->bindings)->fetch(\PDO::FETCH_OBJ)->aggregate;
     }
 
     /** @param array<string, mixed> $values */
@@ -213,7 +120,7 @@ final class QueryBuilder
 
     private function whereSql(): string
     {
-        return $this->wheres === [] ? '' : ' WHERE ' . implode(' ', $this->wheres);
+        return $this->wheres === [] ? '' : ' WHERE ' . implode(' AND ', $this->wheres);
     }
 
     private function orderSql(): string

@@ -5,6 +5,7 @@ foreach (['Capsule', 'Connection', 'QueryBuilder', 'Collection', 'SchemaBuilder'
     require_once __DIR__ . '/' . $harnessClass . '.php';
 }
 require_once __DIR__ . '/InvalidConfiguration.php';
+require_once __DIR__ . '/CurrentRequest.php';
 require_once __DIR__ . '/functions.php';
 
 error_reporting(E_ALL);

@@ -12,9 +12,10 @@ $GLOBALS['harness_faults'] = [];
 
 /**
  * Test-only fault injection (not part of WHMCS): the next time $point is reached with $detail in
- * this request, it fails once, with an exception ("exception") or as a dying process ("fatal": an
- * \Error no module code catches). Points: "logTransaction" (detail: the result being logged) at its
- * start, "addInvoicePayment" (detail: the transaction id) once the payment is fully applied.
+ * this request, it fails once, with an exception ("exception") or as a dying process ("fatal": the
+ * process exits there, running no catch and no finally block). Points: "logTransaction" (detail:
+ * the result being logged) at its start, "addInvoicePayment" (detail: the transaction id) once the
+ * payment is fully applied.
  */
 function harness_fail_once(string $point, string $detail, string $kind = 'exception'): void
 {
@@ -22,21 +23,24 @@ function harness_fail_once(string $point, string $detail, string $kind = 'except
 }
 
 /**
- * Test-only (not part of WHMCS): $callback runs once, right before the next schema change
- * (Capsule::schema()->create() or ->table()), standing for another request that makes the same
- * change at the same moment.
+ * Test-only (not part of WHMCS): $callback runs once, right before the next SQL statement of this
+ * request that contains $needle (case-insensitive), standing for another request that does the same
+ * at the same moment, or, by throwing, for the database failing that statement.
  */
-function harness_before_schema_change(callable $callback): void
+function harness_before_sql(string $needle, callable $callback): void
 {
-    $GLOBALS['harness_schema_race'] = $callback;
+    $GLOBALS['harness_before_sql'][] = [$needle, $callback];
 }
 
-function harness_schema_race(): void
+/** Called by the harness's Connection before every statement it runs. */
+function harness_before_statement(string $sql): void
 {
-    $callback = $GLOBALS['harness_schema_race'] ?? null;
-    if ($callback !== null) {
-        $GLOBALS['harness_schema_race'] = null;
-        $callback();
+    foreach ($GLOBALS['harness_before_sql'] ?? [] as $index => [$needle, $callback]) {
+        if (stripos($sql, $needle) !== false) {
+            unset($GLOBALS['harness_before_sql'][$index]);
+            $callback();
+            return;
+        }
     }
 }
 
@@ -49,7 +53,9 @@ function harness_fault(string $point, string $detail): void
     $kind = $GLOBALS['harness_faults'][$key];
     unset($GLOBALS['harness_faults'][$key]);
     if ($kind === 'fatal') {
-        throw new \Error('harness: the process died at ' . $key);
+        // A process that dies runs no finally block and no catch: exit() stands for it.
+        file_put_contents('php://stderr', 'harness: the process died at ' . $key . "\n");
+        exit(255);
     }
     throw new \RuntimeException('harness: injected failure at ' . $key);
 }
@@ -136,6 +142,9 @@ function localAPI($command, $values = [], $adminUser = '')
                 'credit' => $client->credit,
             ];
             return ['result' => 'success', 'client' => $details] + $details;
+        case 'updateinvoice':
+            $changed = Capsule::table('tblinvoices')->where('id', (int) ($values['invoiceid'] ?? 0))->update(['status' => (string) ($values['status'] ?? '')]);
+            return $changed === 1 ? ['result' => 'success', 'invoiceid' => (string) $values['invoiceid']] : ['result' => 'error', 'message' => 'Invoice ID Not Found'];
         case 'addclientnote':
             Capsule::table('tblnotes')->insert([
                 'userid' => (int) ($values['userid'] ?? 0),
@@ -175,12 +184,18 @@ function harness_boot_request(): void
     $_SERVER['REQUEST_METHOD'] = $method;
     $_SERVER['HTTP_ACCEPT'] = getenv('HTTP_ACCEPT') ?: '*/*';
     $_SERVER['CONTENT_TYPE'] = getenv('CONTENT_TYPE') ?: '';
-    $_SERVER['REMOTE_ADDR'] = '127.0.0.1';
+    $_SERVER['REMOTE_ADDR'] = getenv('REMOTE_ADDR') ?: '127.0.0.1';
     parse_str((string) getenv('QUERY_STRING'), $_GET);
     if ($method === 'POST' && stripos($_SERVER['CONTENT_TYPE'], 'application/x-www-form-urlencoded') === 0 && $_POST === []) {
         parse_str((string) file_get_contents('php://input'), $_POST);
     }
     $_REQUEST = array_merge($_GET, $_POST);
+    $failSql = (string) getenv('HARNESS_FAIL_SQL');
+    if ($failSql !== '') {
+        harness_before_sql($failSql, static function () use ($failSql): void {
+            throw new \PDOException('SQLSTATE[HY000]: General error: 5 database is locked (harness: ' . $failSql . ')');
+        });
+    }
     register_shutdown_function(static function (): void {
         file_put_contents('php://stderr', "\n__HARNESS_RESPONSE__" . json_encode([
             'status' => http_response_code() ?: 200,

@@ -4,106 +4,147 @@ declare(strict_types=1);
 
 namespace CryptoCheckout\Whmcs;
 
-use CryptoCheckout\Whmcs\Vendor\Client\Client;
-use CryptoCheckout\Whmcs\Vendor\Client\Kernel\BuyerStatus;
-use CryptoCheckout\Whmcs\Vendor\Client\Kernel\CheckoutOpener;
+use CryptoCheckout\Whmcs\Vendor\Client\Exception\InvalidWebhookException;
 use CryptoCheckout\Whmcs\Vendor\Client\Kernel\Clock;
-use CryptoCheckout\Whmcs\Vendor\Client\Kernel\OrderState;
-use CryptoCheckout\Whmcs\Vendor\Client\Kernel\Runner;
+use CryptoCheckout\Whmcs\Vendor\Client\Kernel\HttpReply;
+use CryptoCheckout\Whmcs\Vendor\Client\Kernel\Kernel;
 use CryptoCheckout\Whmcs\Vendor\Client\Kernel\SystemClock;
-use CryptoCheckout\Whmcs\Vendor\Client\Kernel\WebhookHandler;
+use CryptoCheckout\Whmcs\Vendor\Client\WebhookParser;
 use WHMCS\Database\Capsule;
+use WHMCS\Utility\Environment\CurrentRequest;
 
-/** Wires the module's parts and the kernel for one request from the gateway's settings. */
+/**
+ * The module in one WHMCS request: the one place the kernel is built, over WHMCS's invoice
+ * (InvoicePort) and database (CapsuleSql), and made ready on first use (Upgrade); the callback
+ * file's requests; the cron's poll; and the HMAC that ties the pay button and the status link to
+ * what they were rendered with, so no amount or invoice number is taken from the browser alone.
+ */
 final class Gateway
 {
     public Settings $settings;
+    public InvoicePort $invoices;
     private Clock $clock;
-    private ?TransactionStore $store = null;
-    private ?InvoiceLedger $ledger = null;
-    private ?InvoicePort $port = null;
-    private ?Runner $runner = null;
-    private ?Tokens $tokens = null;
+    private ?Kernel $kernel = null;
+    private ?string $key = null;
 
     /** @param array<string, mixed> $params getGatewayVariables() or the _link $params */
     public function __construct(array $params, ?Clock $clock = null)
     {
         $this->settings = Settings::fromParams($params);
+        $this->invoices = new InvoicePort($this->settings);
         $this->clock = $clock ?? new SystemClock();
     }
 
-    /** The saved settings, read the way getGatewayVariables() does, for places WHMCS passes none. */
-    public static function fromSavedSettings(): self
+    /** The saved settings, read as getGatewayVariables() does, where WHMCS passes none; null while not activated. */
+    public static function fromSavedSettings(): ?self
     {
-        $params = [];
-        foreach (Capsule::table('tblpaymentgateways')->where('gateway', Settings::GATEWAY)->get() as $row) {
-            $params[(string) $row->setting] = (string) $row->value;
-        }
+        $params = Capsule::table('tblpaymentgateways')->where('gateway', Settings::GATEWAY)->pluck('value', 'setting')->all();
         $params['systemurl'] = (string) Capsule::table('tblconfiguration')->where('setting', 'SystemURL')->value('value');
-        return new self($params);
+        return isset($params['type']) ? new self($params) : null;
     }
 
-    public static function isActivated(): bool
+    /** @throws \Exception when the ledger cannot be made ready (Upgrade said why in the Gateway Log) */
+    public function kernel(): Kernel
     {
-        return Capsule::table('tblpaymentgateways')->where('gateway', Settings::GATEWAY)->where('setting', 'type')->exists();
+        if ($this->kernel === null) {
+            $kernel = new Kernel($this->invoices, new CapsuleSql(), null, null, $this->clock);
+            Upgrade::ensure($kernel->ledger(), $this->invoices, $this->settings->serviceUrl, $this->clock);
+            $this->kernel = $kernel;
+        }
+        return $this->kernel;
     }
 
-    public function store(): TransactionStore
+    /** @param list<string> $parts */
+    public function sign(string $purpose, array $parts): string
     {
-        return $this->store ?? ($this->store = new TransactionStore());
+        $this->key ??= $this->kernel()->ledger()->valueOnce(Upgrade::SIGNING_KEY, bin2hex(random_bytes(32)));
+        return hash_hmac('sha256', $purpose . "\n" . implode("\n", $parts), $this->key);
     }
 
-    public function ledger(): InvoiceLedger
+    /** @param list<string> $parts */
+    public function verify(string $purpose, array $parts, string $token): bool
     {
-        return $this->ledger ?? ($this->ledger = new InvoiceLedger($this->settings));
-    }
-
-    public function port(): InvoicePort
-    {
-        return $this->port ?? ($this->port = new InvoicePort($this->store(), $this->ledger(), $this->settings));
-    }
-
-    public function tokens(): Tokens
-    {
-        return $this->tokens ?? ($this->tokens = new Tokens($this->store()));
-    }
-
-    public function runner(): Runner
-    {
-        return $this->runner ?? ($this->runner = new Runner($this->port(), [self::class, 'client'], $this->clock));
-    }
-
-    public function opener(): CheckoutOpener
-    {
-        return new CheckoutOpener($this->port(), $this->runner(), [self::class, 'client'], $this->clock);
-    }
-
-    public function webhooks(): WebhookHandler
-    {
-        return new WebhookHandler($this->port(), $this->runner());
-    }
-
-    /** The client for a checkout's service URL, cut off in time for the webhook's answer. */
-    public static function client(string $serviceUrl): Client
-    {
-        return Client::forServiceOrigin($serviceUrl, null, Runner::LOOKUP_TIMEOUT_SECONDS);
+        return $token !== '' && hash_equals($this->sign($purpose, $parts), $token);
     }
 
     /**
-     * What the client's invoice page shows about the payment (BuyerStatus). Before any checkout
-     * there is nothing to report yet, rather than "the payment window has closed".
+     * A request of the callback file: the service's webhook (POST, JSON body), the pay button (POST
+     * ?action=pay) or the status box (GET ?action=status). The webhook and the status box are the
+     * kernel's, which throttles both per client IP (WHMCS's own, which honours Trusted Proxies).
      *
-     * @return array{state: string, message: string, terminal: bool, checkout_url: string|null}
+     * @param array<string, mixed> $query $_GET
+     * @param array<string, mixed> $form $_POST
+     * @param array<string, mixed> $server $_SERVER
      */
-    public function buyerStatus(int $invoiceId): array
+    public function answer(array $query, array $form, array $server, string $rawBody): HttpResponse
     {
-        $orderId = (string) $invoiceId;
-        $state = $this->port()->orderState($orderId);
-        $checkouts = $this->port()->checkouts($orderId);
-        $status = BuyerStatus::of($state, $checkouts, $this->clock->now());
-        if ($checkouts === [] && in_array($state, OrderState::OPEN, true)) {
-            $status['message'] = '';
+        $method = strtoupper((string) ($server['REQUEST_METHOD'] ?? 'GET'));
+        $action = is_string($query['action'] ?? null) ? $query['action'] : '';
+        $clientIp = class_exists(CurrentRequest::class) ? (string) CurrentRequest::getIP() : (string) ($server['REMOTE_ADDR'] ?? '');
+        try {
+            if ($action === 'pay') {
+                return PayButton::press($this, $method, $form, (string) ($server['HTTP_ACCEPT'] ?? ''));
+            }
+            if ($action === 'status') {
+                return HttpResponse::fromReply($this->status($method, $query, $clientIp));
+            }
+            if ($action === '') {
+                return HttpResponse::fromReply($this->webhook($method, $rawBody, $clientIp));
+            }
+            return HttpResponse::fromReply(HttpReply::error(404, 'not_found', 'Unknown action; use action=pay, action=status, or POST the webhook without one.', 'action'));
+        } catch (\RuntimeException $failed) {
+            // The database failed, or the first use after an upgrade did (Upgrade logged why).
+            return HttpResponse::fromReply(HttpReply::error(503, 'unavailable', 'Crypto payments are not available right now; try again in a minute.'));
         }
-        return $status;
+    }
+
+    /**
+     * The kernel's scheduled poll, on every run of WHMCS's cron (AfterCronJob). Each checkout carries
+     * the service URL and terms it was made with, so the poll runs even while the settings are fixed.
+     */
+    public static function poll(): void
+    {
+        $gateway = self::fromSavedSettings();
+        if ($gateway === null) {
+            return;
+        }
+        try {
+            $gateway->kernel()->poll();
+        } catch (\Exception $error) {
+            // The rest of WHMCS's cron must not depend on this module; the next run tries again.
+            $gateway->invoices->log('error', 'The scheduled check of open payments failed: ' . $error->getMessage());
+        }
+    }
+
+    /** @param array<string, mixed> $query a status link the module signed (PayButton) */
+    private function status(string $method, array $query, string $clientIp): HttpReply
+    {
+        if ($method !== 'GET') {
+            return HttpReply::error(405, 'method_not_allowed', 'Ask for the status with GET.', null, ['Allow' => 'GET']);
+        }
+        $invoiceId = (int) (is_string($query['invoice'] ?? null) ? $query['invoice'] : 0);
+        if ($invoiceId <= 0 || !$this->verify('status', [(string) $invoiceId], is_string($query['token'] ?? null) ? $query['token'] : '')) {
+            return HttpReply::error(403, 'forbidden', 'This status link does not belong to the invoice; reload the invoice page.', 'token');
+        }
+        return $this->kernel()->statusReply((string) $invoiceId, $clientIp);
+    }
+
+    /**
+     * The service's transaction.settled webhook, with WHMCS's checkCbInvoiceID for the invoice of a
+     * known code. Not checkCbTransID: its exit on a recorded transaction id would answer a replay
+     * with nothing and keep a run that died after booking from being completed; the kernel asks the
+     * same (isPaymentBooked) under the invoice's claim.
+     */
+    private function webhook(string $method, string $rawBody, string $clientIp): HttpReply
+    {
+        try {
+            $invoiceId = $method === 'POST' ? $this->kernel()->ledger()->orderOf((string) WebhookParser::parse($rawBody)['transaction_code']) : null;
+        } catch (InvalidWebhookException $invalid) {
+            $invoiceId = null; // The kernel answers it.
+        }
+        if ($invoiceId !== null) {
+            checkCbInvoiceID((int) $invoiceId, $this->settings->displayName);
+        }
+        return $this->kernel()->webhook($method, $rawBody, $clientIp)['reply'];
     }
 }

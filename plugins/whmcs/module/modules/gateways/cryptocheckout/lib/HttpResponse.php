@@ -6,15 +6,13 @@ namespace CryptoCheckout\Whmcs;
 
 use CryptoCheckout\Whmcs\Vendor\Client\Kernel\HttpReply;
 
-/** An answer of the module's web entry point, sent in one place. */
+/** An answer of the module's web entry point, sent in one place; and the HTML escaping of what the module prints. */
 final class HttpResponse
 {
-    /** @var int */
-    public $status;
+    public int $status;
     /** @var array<string, string> */
-    public $headers;
-    /** @var string */
-    public $body;
+    public array $headers;
+    public string $body;
 
     /** @param array<string, string> $headers */
     public function __construct(int $status, array $headers, string $body)
@@ -22,16 +20,6 @@ final class HttpResponse
         $this->status = $status;
         $this->headers = $headers;
         $this->body = $body;
-    }
-
-    /** @param array<string, mixed> $data */
-    public static function json(int $status, array $data): self
-    {
-        return new self($status, [
-            'Content-Type' => 'application/json; charset=utf-8',
-            'Cache-Control' => 'no-store',
-            'X-Content-Type-Options' => 'nosniff',
-        ], (string) json_encode($data, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_INVALID_UTF8_SUBSTITUTE));
     }
 
     /** An answer in the service's envelope, as the kernel words it. */
@@ -49,9 +37,14 @@ final class HttpResponse
     public static function page(int $status, string $message, string $backUrl): self
     {
         $body = '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Crypto Checkout</title></head><body>'
-            . '<p>' . Html::escape($message) . '</p>'
-            . '<p><a href="' . Html::escape($backUrl) . '">Back to the invoice</a></p></body></html>';
+            . '<p>' . self::escape($message) . '</p>'
+            . '<p><a href="' . self::escape($backUrl) . '">Back to the invoice</a></p></body></html>';
         return new self($status, ['Content-Type' => 'text/html; charset=utf-8', 'Cache-Control' => 'no-store'], $body);
+    }
+
+    public static function escape(string $text): string
+    {
+        return htmlspecialchars($text, ENT_QUOTES | ENT_SUBSTITUTE | ENT_HTML5, 'UTF-8');
     }
 
     public function send(): void

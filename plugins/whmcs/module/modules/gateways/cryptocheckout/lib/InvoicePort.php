@@ -8,31 +8,21 @@ use CryptoCheckout\Whmcs\Vendor\Client\Exception\MoneyException;
 use CryptoCheckout\Whmcs\Vendor\Client\Kernel\Decision;
 use CryptoCheckout\Whmcs\Vendor\Client\Kernel\OrderPort;
 use CryptoCheckout\Whmcs\Vendor\Client\Kernel\OrderState;
-use CryptoCheckout\Whmcs\Vendor\Client\Kernel\PollPolicy;
-use CryptoCheckout\Whmcs\Vendor\Client\Kernel\StoredCheckout;
 use CryptoCheckout\Whmcs\Vendor\Client\Money;
+use WHMCS\Database\Capsule;
 
 /**
- * WHMCS as the kernel sees it. The "order" is the invoice (its id as a string); its checkouts are
- * rows of mod_cryptocheckout_transactions; its claim marker is the setting "claim:<invoice id>" of
- * mod_cryptocheckout_settings; a payment is booked with addInvoicePayment under the transaction
- * code, which is what isPaymentBooked() looks for in tblaccounts.
- *
- * WHMCS invoices have no "on hold" or "expired" status, so those are recorded on the checkout's
- * row ("state") and never change the invoice: an expired checkout leaves the invoice Unpaid (the
- * client may start another), and the invoice history the kernel writes to goes to the admin as a
- * client note and an Activity Log entry.
+ * WHMCS as the kernel sees it, through WHMCS's documented functions: the "order" is the invoice; a
+ * payment is booked with addInvoicePayment under the transaction code (what isPaymentBooked() finds
+ * in tblaccounts); the log is the Gateway Log; the owner is told with a sticky client note and an
+ * Activity Log entry. Invoices have no "on hold" or "expired" status: an underpaid invoice or one
+ * held for review stays Unpaid (orderState() reads the hold the kernel recorded), and so does one
+ * whose checkout expired, so the client may start another.
  */
 final class InvoicePort implements OrderPort
 {
     /** Invoice statuses in which a client can still pay. */
     private const OPEN_STATUSES = ['Unpaid', 'Payment Pending'];
-
-    /** Invoice statuses that hold a payment already. */
-    private const PAID_STATUSES = ['Paid', 'Refunded'];
-
-    /** Checkout states that put the invoice on hold, strongest first. */
-    private const HOLD_STATES = [OrderState::LATE_PAYMENT_REVIEW, OrderState::UNDERPAID];
 
     /** Gateway Log results of what notifyOwner() reports, by the decision's reason, else its action. */
     private const OWNER_RESULTS = [
@@ -43,233 +33,145 @@ final class InvoicePort implements OrderPort
         Decision::FLAG_EXTRA_PAYMENT => 'Extra Payment',
     ];
 
-    private TransactionStore $store;
-    private InvoiceLedger $ledger;
     private Settings $settings;
-    /** @var array<string, array{0: string, 1: string}> invoice id => [amount, currency] to book for its next checkout */
-    private array $invoiceAmounts = [];
 
-    public function __construct(TransactionStore $store, InvoiceLedger $ledger, Settings $settings)
+    public function __construct(Settings $settings)
     {
-        $this->store = $store;
-        $this->ledger = $ledger;
         $this->settings = $settings;
-    }
-
-    /**
-     * What a checkout created next for the invoice books on it: the invoice's own amount and
-     * currency, which differ from the checkout's with "Convert To For Processing".
-     */
-    public function bookAs(string $invoiceId, string $amount, string $currency): void
-    {
-        $this->invoiceAmounts[$invoiceId] = [$amount, $currency];
-    }
-
-    public function findOrderByTransactionCode(string $transactionCode): ?string
-    {
-        $row = $this->store->findByCode($transactionCode);
-        return $row === null ? null : (string) $row->invoice_id;
-    }
-
-    public function checkouts(string $orderId): array
-    {
-        $checkouts = [];
-        foreach ($this->store->forInvoice((int) $orderId) as $row) {
-            $checkout = StoredCheckout::fromArray($row);
-            if ($checkout->serviceUrl === '') {
-                // Rows from before the service URL was kept were made with the configured one.
-                $checkout->serviceUrl = $this->settings->serviceUrl;
+        // The cron and the invoice page run without the callback's includes.
+        foreach (['logTransaction' => 'gatewayfunctions', 'addInvoicePayment' => 'invoicefunctions'] as $function => $file) {
+            if (!function_exists($function) && defined('ROOTDIR')) {
+                require_once ROOTDIR . '/includes/' . $file . '.php';
             }
-            $checkouts[] = $checkout;
         }
-        return $checkouts;
     }
 
-    public function addCheckout(string $orderId, StoredCheckout $checkout): void
+    public function orderState(string $orderId, ?string $recordedState): string
     {
-        if (!isset($this->invoiceAmounts[$orderId])) {
-            throw new \LogicException('bookAs() names the invoice amount before a checkout is created for invoice #' . $orderId);
-        }
-        [$amount, $currency] = $this->invoiceAmounts[$orderId];
-        $this->store->insert([
-            'invoice_id' => (int) $orderId,
-            'transaction_code' => $checkout->transactionCode,
-            'checkout_url' => $checkout->checkoutUrl,
-            'service_url' => $checkout->serviceUrl,
-            'fiat_amount' => $checkout->fiatAmount,
-            'fiat_currency' => $checkout->fiatCurrency,
-            'invoice_amount' => $amount,
-            'invoice_currency' => $currency,
-            'wallet_address' => $checkout->walletAddress,
-            'wallet_currency' => $checkout->walletCurrency,
-            'wallet_network' => $checkout->walletNetwork,
-            'state' => OrderState::AWAITING_PAYMENT,
-            'created_at' => TransactionStore::time($checkout->createdAt),
-        ] + $this->checkFields($checkout));
-    }
-
-    public function recordCheck(string $orderId, StoredCheckout $checkout): void
-    {
-        $this->store->update($checkout->transactionCode, $this->checkFields($checkout));
-    }
-
-    public function recordApplied(string $orderId, StoredCheckout $checkout): void
-    {
-        $this->store->update($checkout->transactionCode, ['applied_action' => $checkout->appliedAction, 'resolution' => $checkout->resolution]);
-    }
-
-    /** @return array<string, string|null> */
-    private function checkFields(StoredCheckout $checkout): array
-    {
-        return [
-            'expires_at' => TransactionStore::time($checkout->expiresAt),
-            'watch_until' => TransactionStore::time($checkout->watchUntil),
-            'checked_at' => TransactionStore::time($checkout->checkedAt),
-            'last_status' => $checkout->lastStatus,
-            'received_usd' => $checkout->receivedUsd,
-        ];
-    }
-
-    public function orderState(string $orderId): string
-    {
-        $invoice = $this->ledger->invoice((int) $orderId);
-        $status = $invoice === null ? '' : (string) ($invoice['status'] ?? '');
-        if (in_array($status, self::PAID_STATUSES, true)) {
+        $status = (string) ($this->invoice((int) $orderId)['status'] ?? '');
+        if ($status === 'Paid' || $status === 'Refunded') {
             return OrderState::PAID;
         }
         if (!in_array($status, self::OPEN_STATUSES, true)) {
             return OrderState::CANCELLED;
         }
-        $recorded = array_map(static function ($row): string {
-            return (string) $row->state;
-        }, $this->store->forInvoice((int) $orderId));
-        foreach (self::HOLD_STATES as $hold) {
-            if (in_array($hold, $recorded, true)) {
-                return $hold;
-            }
-        }
-        return OrderState::AWAITING_PAYMENT;
+        // The kernel's hold, which WHMCS cannot show.
+        $holds = [OrderState::UNDERPAID, OrderState::LATE_PAYMENT_REVIEW];
+        return in_array($recordedState, $holds, true) ? (string) $recordedState : OrderState::AWAITING_PAYMENT;
     }
 
-    public function readClaim(string $orderId): ?string
-    {
-        return $this->store->setting(self::claimKey($orderId));
-    }
-
-    public function swapClaim(string $orderId, ?string $expected, ?string $replacement): bool
-    {
-        return $this->store->swapSetting(self::claimKey($orderId), $expected, $replacement);
-    }
-
+    /** True once WHMCS holds a payment with this transaction id (what checkCbTransID looks for). */
     public function isPaymentBooked(string $orderId, string $transactionCode): bool
     {
-        return $this->ledger->isPaymentRecorded(strtolower($transactionCode));
+        return Capsule::table('tblaccounts')->where('transid', strtolower($transactionCode))->exists();
     }
 
+    /**
+     * Adds the payment in the invoice's own amount and currency (the checkout's order amount, which
+     * differs from what the client paid with "Convert To For Processing"), or what arrived at the
+     * checkout's own rate when more than was due did (WHMCS credits the excess to the client).
+     */
     public function bookPayment(string $orderId, Decision $decision): void
     {
         $code = $decision->transactionCode();
-        $row = $this->store->findByCode($code);
-        if ($row === null) {
-            throw new \RuntimeException('No stored checkout has transaction code ' . $code);
+        $due = $decision->checkout->orderAmount ?? $decision->checkout->fiatAmount;
+        $currency = $decision->checkout->orderCurrency ?? $decision->checkout->fiatCurrency;
+        $dueUsd = $decision->lookup['amount_in_usd'] ?? null;
+        try {
+            $more = $dueUsd !== null && Money::compare($dueUsd, '0') > 0 && Money::compare($decision->receivedUsd(), $dueUsd) > 0;
+            $booked = $more ? Money::scaleByRatio($due, $decision->receivedUsd(), $dueUsd, 2) : $due;
+        } catch (MoneyException $unreadable) {
+            $booked = $due;
         }
-        $invoiceAmount = (string) $row->invoice_amount;
-        $booked = self::receivedInInvoiceCurrency($invoiceAmount, $decision);
-        $this->ledger->addPayment((int) $orderId, $code, $booked);
-        $overpaid = Money::compare($booked, $invoiceAmount) > 0;
-        $details = $this->details($orderId, $decision) + ['booked' => $booked . ' ' . (string) $row->invoice_currency];
-        $this->ledger->log($decision->isLate() ? 'Success (late payment)' : ($overpaid ? 'Success (overpaid)' : 'Success'), $details);
+        $overpaid = Money::compare($booked, $due) > 0;
+        $booked = $overpaid ? $booked : $due;
+        if (addInvoicePayment((int) $orderId, $code, $booked, 0, Settings::GATEWAY) === false) {
+            throw new \RuntimeException(sprintf('WHMCS refused the payment of transaction %s on invoice #%s.', $code, $orderId));
+        }
+        $result = $decision->isLate() ? 'Success (late payment)' : ($overpaid ? 'Success (overpaid)' : 'Success');
+        $this->logDecision($result, $orderId, $decision, ['booked' => $booked . ' ' . $currency]);
         if ($decision->isLate()) {
             // Paid after the checkout had expired: worth a look before anything is provisioned.
-            $this->ledger->adminNote((int) $orderId, $decision->note);
+            $this->adminNote($orderId, $decision->note);
         }
         if ($overpaid) {
-            $this->ledger->adminNote((int) $orderId, sprintf(
+            $this->adminNote($orderId, sprintf(
                 'Crypto Checkout: transaction %s paid %s USD where %s USD was due. The payment is recorded as %s %s; WHMCS adds the %s %s above the invoice amount to the client\'s credit balance (Manage Credits). Refund it from there if the client asks.',
                 $code,
                 Money::roundHalfUp($decision->receivedUsd(), 2),
-                Money::roundHalfUp($decision->lookup['amount_in_usd'], 2),
+                Money::roundHalfUp((string) $dueUsd, 2),
                 $booked,
-                (string) $row->invoice_currency,
-                Money::roundHalfUp(Money::subtractAtLeastZero($booked, $invoiceAmount), 2),
-                (string) $row->invoice_currency
+                $currency,
+                Money::roundHalfUp(Money::subtractAtLeastZero($booked, $due), 2),
+                $currency
             ));
         }
     }
 
     /**
-     * What the client paid, in the invoice's currency at the checkout's own rate (the USD value the
-     * service locked when the checkout was created): the invoice amount, or more when more than was
-     * due arrived. Two decimals, as WHMCS keeps every amount.
+     * What WHMCS can show: an underpaid invoice stays Unpaid with a note; an expired checkout only
+     * logs; an invoice whose payments cover it that an admin's save set back to Unpaid is Paid again
+     * (one with a balance left keeps it). A hold for review is the recorded state alone.
      */
-    private static function receivedInInvoiceCurrency(string $invoiceAmount, Decision $decision): string
-    {
-        $due = $decision->lookup['amount_in_usd'] ?? null;
-        try {
-            if ($due === null || Money::compare($due, '0') <= 0 || Money::compare($decision->receivedUsd(), $due) <= 0) {
-                return $invoiceAmount;
-            }
-            $received = Money::scaleByRatio($invoiceAmount, $decision->receivedUsd(), $due, 2);
-        } catch (MoneyException $error) {
-            return $invoiceAmount;
-        }
-        return Money::compare($received, $invoiceAmount) > 0 ? $received : $invoiceAmount;
-    }
-
     public function changeOrderState(string $orderId, string $state, Decision $decision): void
     {
-        // The state lives on the checkout's row; the conditional write lets one request report it.
-        if (!$this->store->update($decision->transactionCode(), ['state' => $state, 'note' => $decision->note], 'state', $state)) {
+        if ($state === $decision->orderState) {
             return;
         }
         if ($state === OrderState::UNDERPAID) {
-            $this->ledger->log('Underpaid', $this->details($orderId, $decision));
-            $this->ledger->adminNote((int) $orderId, $decision->note);
+            $this->logDecision('Underpaid', $orderId, $decision);
+            $this->adminNote($orderId, $decision->note);
         } elseif ($state === OrderState::CANCELLED) {
-            // Only the checkout is over: the invoice stays Unpaid and the client may start another.
-            $this->ledger->log('Expired', $this->details($orderId, $decision));
+            $this->logDecision('Expired', $orderId, $decision);
+        } elseif ($state === OrderState::PAID) {
+            $invoice = $this->invoice((int) $orderId);
+            if ($invoice !== null && in_array($invoice['status'], self::OPEN_STATUSES, true) && Money::compare((string) $invoice['balance'], '0') <= 0) {
+                localAPI('UpdateInvoice', ['invoiceid' => (int) $orderId, 'status' => 'Paid']);
+                $this->logDecision('Set Back to Paid', $orderId, $decision);
+                $this->adminNote($orderId, $decision->note);
+            }
         }
     }
 
     public function notifyOwner(string $orderId, Decision $decision): void
     {
-        if (!$this->store->update($decision->transactionCode(), ['notified_action' => $decision->action], 'notified_action', $decision->action)) {
-            return;
-        }
-        $result = self::OWNER_RESULTS[$decision->reason] ?? self::OWNER_RESULTS[$decision->action] ?? 'Review';
-        $this->ledger->log($result, $this->details($orderId, $decision));
-        $this->ledger->adminNote((int) $orderId, $decision->note);
+        $this->logDecision(self::OWNER_RESULTS[$decision->reason] ?? self::OWNER_RESULTS[$decision->action] ?? 'Review', $orderId, $decision);
+        $this->adminNote($orderId, $decision->note);
     }
 
-    public function dueCheckouts(PollPolicy $policy, int $now): array
-    {
-        $due = [];
-        foreach ($this->store->due($now, $policy->openCheckedBefore($now), $policy->lateCheckedBefore($now), $policy->batchSize) as $row) {
-            $due[] = [(string) $row->invoice_id, (string) $row->transaction_code];
-        }
-        return $due;
-    }
-
+    /**
+     * The kernel's lines in the Gateway Log: errors and warnings, but an applied action (logged by
+     * the port call under WHMCS's names) only as an error (a payment that does not match its
+     * invoice); routine lines only with the Debug log setting.
+     */
     public function log(string $level, string $message, array $context = []): void
     {
         $action = $context['action'] ?? null;
         if ($action === Decision::RECORD_BOOKED) {
             // The payment an interrupted run booked: its "Success" entry is written now.
-            $this->ledger->log('Success', ['message' => $message] + $context);
-            return;
+            $this->gatewayLog('Success', ['message' => $message] + $context);
+        } elseif ($this->settings->debug || $level === 'error' || ($level === 'warning' && $action === null)) {
+            $this->gatewayLog(ucfirst($level), ['message' => $message] + $context);
         }
-        // Other applied actions were logged by the port call that applied them, under WHMCS's
-        // names; routine messages (a check that changed nothing, a checkout created) only in debug.
-        if (($action !== null || in_array($level, ['debug', 'info'], true)) && !$this->settings->debug) {
-            return;
-        }
-        $this->ledger->log(ucfirst($level), ['message' => $message] + $context);
     }
 
-    /** @return array<string, string> */
-    private function details(string $orderId, Decision $decision): array
+    /** @return array<string, mixed>|null GetInvoice's answer, null when there is no such invoice */
+    public function invoice(int $invoiceId): ?array
     {
-        return [
+        $invoice = localAPI('GetInvoice', ['invoiceid' => $invoiceId]);
+        return is_array($invoice) && ($invoice['result'] ?? '') === 'success' ? $invoice : null;
+    }
+
+    /** @param array<string, mixed> $data */
+    public function gatewayLog(string $result, array $data): void
+    {
+        logTransaction($this->settings->displayName, $data, $result);
+    }
+
+    /** @param array<string, string> $extra */
+    private function logDecision(string $result, string $orderId, Decision $decision, array $extra = []): void
+    {
+        $this->gatewayLog($result, [
             'invoice' => $orderId,
             'transaction_code' => $decision->transactionCode(),
             'status' => (string) ($decision->lookup['status'] ?? ''),
@@ -277,11 +179,17 @@ final class InvoicePort implements OrderPort
             'amount_in_usd' => (string) ($decision->lookup['amount_in_usd'] ?? ''),
             'decision' => $decision->action . '/' . $decision->reason,
             'note' => $decision->note,
-        ];
+        ] + $extra);
     }
 
-    private static function claimKey(string $orderId): string
+    /** A note the admin sees: a sticky note on the client's profile and an Activity Log entry. */
+    private function adminNote(string $invoiceId, string $note): void
     {
-        return 'claim:' . $orderId;
+        $userId = (int) ($this->invoice((int) $invoiceId)['userid'] ?? 0);
+        $text = sprintf('Invoice #%s: %s', $invoiceId, $note);
+        if ($userId > 0) {
+            localAPI('AddClientNote', ['userid' => $userId, 'notes' => $text, 'sticky' => true]);
+        }
+        logActivity($text, $userId);
     }
 }

@@ -1,0 +1,95 @@
+<?php
+
+declare(strict_types=1);
+
+namespace CryptoCheckout\Whmcs;
+
+use CryptoCheckout\Whmcs\Vendor\Client\Kernel\Clock;
+use CryptoCheckout\Whmcs\Vendor\Client\Kernel\Ledger\Ledger;
+use CryptoCheckout\Whmcs\Vendor\Client\Kernel\Ledger\LegacyRecords;
+use CryptoCheckout\Whmcs\Vendor\Client\Kernel\SettingsRules;
+use WHMCS\Database\Capsule;
+
+/**
+ * The first use after an install or an upgrade (WHMCS gives gateway modules no upgrade hook): the
+ * kernel's ledger is installed and what the released versions stored moves into it: every row of
+ * mod_cryptocheckout_transactions in either layout (schema 1: a "state" per checkout, expires_at as
+ * the service sent it; schema 2: the kernel's columns added) through the kernel's one migration map;
+ * the pay buttons' signing key; a saved display mode "embedded", now "modal". The old tables are
+ * only read: a failure leaves them as they were, says so in the Gateway Log, and the next request
+ * tries again. Every step may run again, from many requests at once; a marker ends the work.
+ */
+final class Upgrade
+{
+    /** The pay buttons' HMAC key, in the ledger's state. */
+    public const SIGNING_KEY = 'whmcs_signing_key';
+    /** In the ledger's state once the upgrade is complete: when it completed. */
+    public const DONE = 'whmcs_upgraded_at';
+    public const TRANSACTIONS = 'mod_cryptocheckout_transactions';
+    public const SETTINGS = 'mod_cryptocheckout_settings';
+
+    /** Found complete in this PHP process. */
+    private static bool $done = false;
+
+    /** @throws \Exception what failed (logged); the old tables are untouched */
+    public static function ensure(Ledger $ledger, InvoicePort $invoices, string $serviceUrl, Clock $clock): void
+    {
+        self::$done = self::$done || ($ledger->isInstalled() && $ledger->value(self::DONE, 0) !== null);
+        if (self::$done) {
+            return;
+        }
+        $now = $clock->now();
+        try {
+            $ledger->install();
+            $moved = self::importReleasedRecords($ledger, $serviceUrl, $clock, $now);
+            Capsule::table('tblpaymentgateways')->where('gateway', Settings::GATEWAY)->where('setting', 'displayMode')
+                ->where('value', 'embedded')->update(['value' => SettingsRules::DISPLAY_MODAL]);
+            $ledger->valueOnce(self::DONE, (string) $now);
+        } catch (\Exception $error) {
+            $invoices->gatewayLog('Error', ['message' => 'Moving the module\'s records into the Crypto Checkout ledger failed: ' . $error->getMessage()
+                . '. The tables ' . self::TRANSACTIONS . ' and ' . self::SETTINGS . ' are left as they were; the next request tries again.']);
+            throw $error;
+        }
+        if ($moved > 0) {
+            $invoices->gatewayLog('Upgraded', ['message' => sprintf('Moved %d checkouts from %s into the Crypto Checkout ledger; the old tables are kept as they were.', $moved, self::TRANSACTIONS)]);
+        }
+        self::$done = true;
+    }
+
+    /** @return int the checkouts added to the ledger */
+    private static function importReleasedRecords(Ledger $ledger, string $serviceUrl, Clock $clock, int $now): int
+    {
+        $schema = Capsule::schema();
+        $key = $schema->hasTable(self::SETTINGS) ? (string) Capsule::table(self::SETTINGS)->where('setting', 'signing_key')->value('value') : '';
+        if ($key !== '') {
+            $ledger->valueOnce(self::SIGNING_KEY, $key);
+        }
+        $byInvoice = [];
+        foreach ($schema->hasTable(self::TRANSACTIONS) ? Capsule::table(self::TRANSACTIONS)->orderBy('id')->get() : [] as $row) {
+            $old = get_object_vars($row);
+            $byInvoice[(string) $old['invoice_id']][] = [
+                // Schema 1 kept no service URL: its checkouts were made with the configured one.
+                'service_url' => (string) ($old['service_url'] ?? '') !== '' ? $old['service_url'] : $serviceUrl,
+                'order_amount' => $old['invoice_amount'],
+                'order_currency' => $old['invoice_currency'],
+                'legacy_state' => $old['state'],
+                'notified' => $old['notified_action'] ?? null,
+            ] + $old;
+        }
+        $added = 0;
+        foreach ($byInvoice as $invoiceId => $rows) {
+            // Under the invoice's claim: two requests importing one invoice at once would number its
+            // checkouts alike; the second waits, then finds nothing left to add.
+            $claim = $ledger->claimWaiting((string) $invoiceId, 'import', '-', 10, $clock);
+            if ($claim === null) {
+                throw new \RuntimeException('another request is moving invoice #' . $invoiceId);
+            }
+            try {
+                $added += LegacyRecords::import($ledger, (string) $invoiceId, $rows, $now);
+            } finally {
+                $ledger->release($claim);
+            }
+        }
+        return $added;
+    }
+}
