@@ -179,11 +179,15 @@ add_filter('http_response', static function ($response, $args, $url) {
         `update_option('test_read_during_booking', ${lit(JSON.stringify({ id, record: await record(id) }))});`,
       );
       await shop.service.pay(code, 'full');
+      // The other request read the order paid. Wait for it through the option alone: a read of the
+      // order meanwhile would be a third request syncing the same stale copy.
+      await expect
+        .poll(() => shop.wp.json<string | false>(`echo json_encode(get_option('test_read_saw'));`), {
+          timeout: 15_000,
+          interval: 250,
+        })
+        .toBe(`processing ${code}`);
       await waitForStatus(id, 'processing');
-      // The other request read the order paid.
-      expect(await shop.wp.json<string>(`echo json_encode(get_option('test_read_saw'));`)).toBe(
-        `processing ${code}`,
-      );
       const order = await viewOrder(id);
       expect(order).toMatchObject({ status: 'processing', transaction_id: code, stock: stock - 1 });
       expect(order.date_paid).not.toBeNull();
