@@ -20,7 +20,7 @@ async function awayFromWindowEnd(): Promise<void> {
   if (second >= 50) await sleep((61 - second) * 1000);
 }
 
-describe('order flows on PHP 8.3', () => {
+describe('order flows on PHP 8.3', { timeout: 60_000 }, () => {
   const shop = useShop({ php: '8.3' });
   const { clock, placeOrder, viewOrder, codeOf, postWebhook, runScheduledPoll } = shop;
 
