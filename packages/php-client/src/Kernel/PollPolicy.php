@@ -52,7 +52,7 @@ final class PollPolicy
             return false;
         }
         if ($checkout->resolution === StoredCheckout::RESOLUTION_BOOKED) {
-            return $checkout->confirmedAt === null && ($checkout->checkedAt === null || $checkout->checkedAt <= $this->openCheckedBefore($now));
+            return $checkout->awaitsConfirmation($now) && ($checkout->checkedAt === null || $checkout->checkedAt <= $this->openCheckedBefore($now));
         }
         return $checkout->resolution === null && $this->dueAt($checkout, $now) <= $now;
     }
