@@ -58,7 +58,8 @@ export function openDashboard(server: OperatorServer, options: { hash?: string; 
     return found;
   };
   const alert = () => text('[role="alert"]');
-  const rows = (tableId: string) => doc.querySelectorAll(`#${tableId} tbody tr`);
+  // Data rows only: the "Loading…" row a table shows before its first answer is not a transaction.
+  const rows = (tableId: string) => doc.querySelectorAll(`#${tableId} tbody tr:not(.message-row)`);
   return { window, win, doc, controller, text, texts, byLabel, button, buttons, alert, rows };
 }
 
