@@ -373,6 +373,17 @@ describeEachPhp(
         expect(result).toEqual({ result: 'paid', created: 1, state: 'paid' });
       });
 
+      it('a cancelled order gets no new checkout: the state is read under the claim, after a cancel that held it', async () => {
+        const result = await run<{ result: string; created: number; checkouts: number }>(`
+          $world = new World();
+          $code = $world->placeOrder('1');
+          $world->orders->orders['1']['status'] = 'cancelled';   // the shop's unpaid-order cancel
+          $opened = $world->kernel->open('1', $world->terms('1'));
+          echo json_encode(['result' => $opened['result'], 'created' => $world->service->created, 'checkouts' => count($world->ledger->checkouts('1'))]);
+        `);
+        expect(result).toEqual({ result: 'closed', created: 1, checkouts: 1 });
+      });
+
       it('part paid and expired: no second checkout that would make the buyer pay twice', async () => {
         const result = await run<{ result: string; created: number }>(`
           $world = new World();

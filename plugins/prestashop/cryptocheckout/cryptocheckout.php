@@ -405,7 +405,8 @@ class Cryptocheckout extends PaymentModule
         $returnUrl = $this->getReturnUrl($order);
 
         return [
-            'fiat_amount' => Money::normalizeFiatAmount(Tools::ps_round((float) $order->total_paid, Money::minorUnits($isoCode)), $isoCode),
+            // The total as PrestaShop stores it (a DECIMAL(20,6) string), rounded on decimals, never through a float.
+            'fiat_amount' => Money::roundFiatAmount((string) $order->total_paid, $isoCode),
             'fiat_currency' => $isoCode,
             'external_reference' => (string) $order->reference,
             'service_url' => Settings::get(Settings::SERVICE_URL),

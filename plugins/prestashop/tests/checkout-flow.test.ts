@@ -892,6 +892,10 @@ echo 'true';`);
       expect(late.messages.at(-1)).toContain(
         'after the order was cancelled. Review it before fulfilling or refunding.',
       );
+      // One message: the hold's note is the owner's notice too.
+      expect(
+        late.messages.filter((message) => message.includes('after the order was cancelled.')),
+      ).toHaveLength(1);
       expect(late.checkouts[0]).toMatchObject({ applied_action: 'hold_late_payment', resolution: 'flagged' });
 
       // Neither the poll nor the return page turn it into a paid order later.

@@ -1342,6 +1342,30 @@ for (const version of PHP_VERSIONS) {
         ).toHaveLength(1);
       });
 
+      it('imports a checkout the released version wrote after the upgrade (a request still on its files) when its webhook comes, and books its payment', async () => {
+        const { ids } = await releasedInstall(2);
+        await runCron();
+        const late = await serviceCheckout();
+        const invoice = await whmcs.driver<number>(`
+          ${RELEASED_PHP}
+          $client = (int) WHMCS\\Database\\Capsule::table('tblinvoices')->where('id', ${ids.a})->value('userid');
+          $invoice = harness_create_invoice($client, '25.00');
+          WHMCS\\Database\\Capsule::table('mod_cryptocheckout_transactions')->insert(released_row(2, $invoice, ${php(late.code)}, 'awaiting_payment', strtotime(${php(late.expiresAt)}), ['service_url' => ${php(service.url)}, 'checkout_url' => ${php(service.url)} . '/pay/' . ${php(late.code)}, 'checked_at' => gmdate('Y-m-d H:i:s', time() - 60)]));
+          echo json_encode($invoice);
+        `);
+        expect((await ledgerRows()).map((row) => row.transaction_code)).not.toContain(late.code);
+        await service.pay(late.code, 'full');
+        const response = await postWebhook(await settledWebhookBody(late.code));
+        expect(response.status, response.body + response.stderr).toBe(200);
+        const paid = await invoiceState(invoice);
+        expect(JSON.parse(response.body).data).toEqual({ result: 'applied' });
+        expect(paid.invoice.status).toBe('Paid');
+        expect(paid.payments).toEqual([expect.objectContaining({ transid: late.code, amountin: '25.00' })]);
+        expect((await ledgerRows()).filter((row) => row.transaction_code === late.code)).toEqual([
+          expect.objectContaining({ order_id: String(invoice), resolution: 'booked' }),
+        ]);
+      });
+
       it('leaves the old tables as they were when the first use fails, says so, and completes on the next request', async () => {
         const { ids, codes } = await releasedInstall(2);
         const before = await tables();

@@ -7,8 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { count, lit, useShop } from './support/shop.js';
-import { PLUGIN_FILE } from './support/wordpress.js';
+import { count, useShop } from './support/shop.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Longer than Runner::BUYER_CHECK_SECONDS, so the buyer's next page checks the service again. */
@@ -50,14 +49,7 @@ add_filter('pre_http_request', static function ($pre, $args, $url) {
     `${shop.wp.url}/index.php?rest_route=/cryptocheckout/v1/orders/${id}/status&key=${encodeURIComponent(key ?? (await orderKey(id)))}`;
 
   it('activates WooCommerce and the plugin, and configures the gateway', async () => {
-    const result = await shop.wp.json(`
-      require_once ABSPATH . 'wp-admin/includes/plugin.php';
-      echo json_encode([activate_plugin('woocommerce/woocommerce.php'), activate_plugin(${lit(PLUGIN_FILE)})]);
-    `);
-    expect(result).toEqual([null, null]);
-    await expect
-      .poll(async () => (await postWebhook({})).status, { timeout: 10_000, interval: 200 })
-      .toBe(400);
+    await shop.activate();
     await shop.configure(100);
   });
 

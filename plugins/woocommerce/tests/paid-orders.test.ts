@@ -17,7 +17,6 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PLUGIN_DIR } from '../scripts/build.mjs';
 import { count, lit, useShop } from './support/shop.js';
-import { PLUGIN_FILE } from './support/wordpress.js';
 
 const REVERTED = 'Order status changed from Processing to Pending payment.';
 const KEPT = 'tried to set the order to';
@@ -91,19 +90,7 @@ add_filter('http_response', static function ($response, $args, $url) {
 }, 10, 3);
 `,
     );
-    const activated = await shop.wp.json(`
-      require_once ABSPATH . 'wp-admin/includes/plugin.php';
-      update_option('woocommerce_custom_orders_table_data_sync_enabled', 'yes');
-      echo json_encode([activate_plugin('woocommerce/woocommerce.php'), activate_plugin(${lit(PLUGIN_FILE)})]);
-    `);
-    expect(activated).toEqual([null, null]);
-    // Every worker of the site serves the plugin's routes from now on.
-    const deadline = Date.now() + 10_000;
-    let ready = 0;
-    while (ready < 6 && Date.now() < deadline) {
-      ready = (await shop.postWebhook({})).status === 400 ? ready + 1 : 0;
-    }
-    expect(ready).toBe(6);
+    await shop.activate("update_option('woocommerce_custom_orders_table_data_sync_enabled', 'yes');");
     await shop.configure(100);
   }, 120_000);
 
@@ -329,6 +316,31 @@ add_filter('http_response', static function ($response, $args, $url) {
       }
       await waitForStatus(id, 'processing');
       expect(await buyerStatus(id)).toMatchObject({ state: 'paid', terminal: true });
+    });
+  });
+
+  describe('a status payment_complete() does not take', () => {
+    it('books the payment all the same: transaction id and date paid, Processing, one note, and a later poll adds nothing', async () => {
+      const id = (await placeOrder('12.50', 1)).order_id;
+      const code = await codeOf(id);
+      // A draft (block checkout's, or another plugin's status): not among WooCommerce's valid
+      // statuses for payment_complete().
+      await shop.wp.run(
+        `$order = wc_get_order(${id}); $order->set_status('checkout-draft'); $order->save();`,
+      );
+      await shop.service.pay(code, 'full');
+      await waitForStatus(id, 'processing');
+      const booked = await viewOrder(id);
+      expect(booked.transaction_id).toBe(code);
+      expect(booked.date_paid).not.toBeNull();
+      await shop.runScheduledPoll();
+      await shop.runScheduledPoll();
+      const after = await viewOrder(id);
+      expect(after.status).toBe('processing');
+      expect(count(after.notes, `settled (transaction ${code})`)).toBe(1);
+      expect(shop.wp.log()).toMatch(
+        new RegExp(`did not complete the payment.*order ${id}, transaction ${code}`),
+      );
     });
   });
 

@@ -9,8 +9,7 @@
  *   window is still open, and cancels it as usual once the window has closed.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { count, lit, useShop } from './support/shop.js';
-import { PLUGIN_FILE } from './support/wordpress.js';
+import { count, useShop } from './support/shop.js';
 
 const NOT_ENOUGH = 'Sorry, we do not have enough "Poster" in stock to fulfill your order (0 available).';
 const UNPAID_CANCELLED = 'Unpaid order cancelled - time limit reached.';
@@ -26,21 +25,7 @@ describe('a crypto order in WordPress on PHP 8.3', { timeout: 60_000 }, () => {
   const errorsOf = (placed: { notices: Record<string, { notice: string }[]> }) =>
     (placed.notices.error ?? []).map((notice) => notice.notice);
 
-  beforeAll(async () => {
-    const activated = await shop.wp.json(`
-      require_once ABSPATH . 'wp-admin/includes/plugin.php';
-      echo json_encode([activate_plugin('woocommerce/woocommerce.php'), activate_plugin(${lit(PLUGIN_FILE)})]);
-    `);
-    expect(activated).toEqual([null, null]);
-    // Every worker of the site serves the plugin's routes (the webhook) from now on.
-    const deadline = Date.now() + 10_000;
-    let ready = 0;
-    while (ready < 5 && Date.now() < deadline) {
-      ready = (await postWebhook({})).status === 400 ? ready + 1 : 0;
-      if (ready === 0) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(ready).toBe(5);
-  }, 60_000);
+  beforeAll(() => shop.activate(), 60_000);
 
   describe('stock while the buyer pays', () => {
     const orders: number[] = [];

@@ -27,6 +27,11 @@ final class CheckoutOpener
     public const RESULT_HELD = 'held';
     /** Another request is preparing this order's checkout right now. */
     public const RESULT_BUSY = 'busy';
+    /**
+     * The order takes no payment any more (cancelled, or a late payment held for review), as it
+     * stood under the claim: send the buyer to the order page, which says where it stands.
+     */
+    public const RESULT_CLOSED = 'closed';
 
     /** How long a second press waits for the first one's checkout. */
     public const CLAIM_WAIT_SECONDS = 8;
@@ -63,15 +68,20 @@ final class CheckoutOpener
         $terms['fiat_amount'] = Money::normalizeFiatAmount((string) $terms['fiat_amount'], (string) $terms['fiat_currency']);
         // Bring the order up to date first: a checkout of it may have been paid meanwhile.
         $this->runner->run($orderId, 'return', null, self::CLAIM_WAIT_SECONDS);
-        if ($this->orders->orderState($orderId, $this->ledger->recordedState($orderId)) === OrderState::PAID) {
-            return ['result' => self::RESULT_PAID, 'checkout' => null];
-        }
-
         $claim = $this->ledger->claimWaiting($orderId, 'open_checkout', '-', self::CLAIM_WAIT_SECONDS, $this->clock);
         if ($claim === null) {
             return ['result' => self::RESULT_BUSY, 'checkout' => null];
         }
         try {
+            // Read under the claim: a cancel of the unpaid order (which holds the claim while the
+            // platform sends its e-mails) ends before this, and the order it left is what counts.
+            $state = $this->orders->orderState($orderId, $this->ledger->recordedState($orderId));
+            if ($state === OrderState::PAID) {
+                return ['result' => self::RESULT_PAID, 'checkout' => null];
+            }
+            if (!in_array($state, OrderState::OPEN, true)) {
+                return ['result' => self::RESULT_CLOSED, 'checkout' => null];
+            }
             $newest = $this->ledger->checkouts($orderId)[0] ?? null;
             if ($newest !== null && $this->describesOrder($newest, $terms)) {
                 if ($newest->isPayable($this->clock->now())) {

@@ -16,7 +16,8 @@ namespace CryptoCheckout\Client\Kernel;
  * - bookPayment() is called only when isPaymentBooked() said no; isPaymentBooked() is true from the
  *   moment the platform holds a payment with that transaction id, even if nothing else happened yet;
  * - changeOrderState() leaves an order already in the target state as it is, and writes the
- *   decision's note in the order's history when it changes it.
+ *   decision's note in the order's history when it changes it; it says whether it wrote the note,
+ *   so the owner's notice of the same decision is not written a second time.
  */
 interface OrderPort
 {
@@ -35,10 +36,14 @@ interface OrderPort
     /** Books the payment of $decision's checkout on the order, with the transaction code as its transaction id. */
     public function bookPayment(string $orderId, Decision $decision): void;
 
-    /** Moves the order to $state (OrderState::*) with $decision->note in its history; nothing when it is there. */
-    public function changeOrderState(string $orderId, string $state, Decision $decision): void;
+    /**
+     * Moves the order to $state (OrderState::*) with $decision->note in its history; nothing when it is there.
+     *
+     * @return bool whether $decision->note was written where the owner sees it (then notifyOwner() is not called for it)
+     */
+    public function changeOrderState(string $orderId, string $state, Decision $decision): bool;
 
-    /** Puts $decision->note where the owner will see it (an order note, an admin note). */
+    /** Puts $decision->note where the owner will see it (an order note, an admin note), when changeOrderState() did not. */
     public function notifyOwner(string $orderId, Decision $decision): void;
 
     /**

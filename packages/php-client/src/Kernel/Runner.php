@@ -233,12 +233,16 @@ final class Runner
             default:
                 return;
         }
+        $noted = false;
         if ($target !== null) {
-            $this->orders->changeOrderState($orderId, $target, $decision);
+            $noted = $this->orders->changeOrderState($orderId, $target, $decision);
             $this->ledger->recordState($orderId, $target);
         }
         if ($notify && $checkout->notified !== $decision->noticeKey()) {
-            $this->orders->notifyOwner($orderId, $decision);
+            // A hold whose note the state change wrote has told the owner already.
+            if (!$noted) {
+                $this->orders->notifyOwner($orderId, $decision);
+            }
             $checkout->notified = $decision->noticeKey();
         }
         $checkout->appliedAction = $decision->action === Decision::RECORD_BOOKED ? Decision::MARK_PAID : $decision->action;

@@ -31,7 +31,7 @@ final class StartProblem
     /**
      * What the buyer reads when starting the payment failed.
      *
-     * @param \Throwable|string $problem what open() threw, or one of its results (busy, held)
+     * @param \Throwable|string $problem what open() threw, or one of its results (busy, held; closed reads as unavailable)
      * @param callable(string, array<string, string>): string|null $translate
      */
     public static function forBuyer($problem, ?callable $translate = null): string

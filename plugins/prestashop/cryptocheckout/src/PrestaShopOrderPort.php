@@ -31,8 +31,6 @@ final class PrestaShopOrderPort implements OrderPort
 
     /** @var \PaymentModule */
     private $module;
-    /** @var Decision|null the decision whose note the last state change wrote */
-    private $notedWithStateChange;
 
     public function __construct(\PaymentModule $module)
     {
@@ -67,23 +65,20 @@ final class PrestaShopOrderPort implements OrderPort
         }
     }
 
-    public function changeOrderState(string $orderId, string $state, Decision $decision): void
+    public function changeOrderState(string $orderId, string $state, Decision $decision): bool
     {
-        if ($this->orderState($orderId, null) !== $state) {
-            $order = self::order((int) $orderId);
-            $order->setCurrentState(OrderStates::idFor($state));
-            self::note($order, $decision->note);
-            $this->notedWithStateChange = $decision;
+        if ($this->orderState($orderId, null) === $state) {
+            return false;
         }
+        $order = self::order((int) $orderId);
+        $order->setCurrentState(OrderStates::idFor($state));
+        self::note($order, $decision->note);
+        return true;
     }
 
     public function notifyOwner(string $orderId, Decision $decision): void
     {
-        // The owner's notice and the state change's note are the same private message here: a
-        // late payment whose hold was just noted is not noted twice.
-        if ($this->notedWithStateChange !== $decision) {
-            self::note(self::order((int) $orderId), $decision->note);
-        }
+        self::note(self::order((int) $orderId), $decision->note);
     }
 
     /**

@@ -29,8 +29,6 @@ final class WooCommerceOrderPort implements OrderPort
     ];
 
     private bool $debug;
-    /** @var array<string, string> the note a state change just wrote on an order, by order id */
-    private array $noted = [];
 
     public function __construct(bool $debug)
     {
@@ -71,33 +69,37 @@ final class WooCommerceOrderPort implements OrderPort
         $order->add_order_note($decision->note);
         $order->payment_complete($code);
         if (!$this->isPaymentBooked($orderId, $code)) {
-            // A status payment_complete() does not take (a custom one): changeOrderState() moves it.
+            // A status payment_complete() does not take (a draft, another plugin's): the payment is
+            // booked all the same, as payment_complete() would have: transaction id and date (what
+            // isPaymentBooked() and the order guard read) and the paid status.
             $this->log('warning', 'WooCommerce did not complete the payment of the order in its status; it is set to paid.', ['order' => $orderId, 'transaction' => $code]);
+            $order = self::requireOrder($orderId);
+            $order->set_transaction_id($code);
+            $order->set_date_paid(time());
+            $order->set_status(self::STATUS_OF_STATE[OrderState::PAID]);
+            $order->save();
         }
     }
 
-    public function changeOrderState(string $orderId, string $state, Decision $decision): void
+    public function changeOrderState(string $orderId, string $state, Decision $decision): bool
     {
         $status = self::STATUS_OF_STATE[$state];
         $order = self::requireOrder($orderId);
         if ($order->has_status($status)) {
             // Paid already (payment_complete), or on hold for another reason: the note says what changed.
-            if ($status === 'on-hold') {
-                $order->add_order_note($decision->note);
-                $this->noted[$orderId] = $decision->note;
+            if ($status !== 'on-hold') {
+                return false;
             }
-            return;
+            $order->add_order_note($decision->note);
+            return true;
         }
         $order->update_status($status, $decision->note);
-        $this->noted[$orderId] = $decision->note;
+        return true;
     }
 
-    /** An order note, unless the state change of the same decision has just written it. */
     public function notifyOwner(string $orderId, Decision $decision): void
     {
-        if (($this->noted[$orderId] ?? null) !== $decision->note) {
-            self::requireOrder($orderId)->add_order_note($decision->note);
-        }
+        self::requireOrder($orderId)->add_order_note($decision->note);
     }
 
     public function log(string $level, string $message, array $context = []): void

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type SandboxService, startSandboxService } from '@cryptocheckout/php-testkit';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { bootWordPress, type WordPressSite } from './wordpress.js';
+import { bootWordPress, PLUGIN_FILE, type WordPressSite } from './wordpress.js';
 
 export const WALLET = '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359';
 
@@ -70,6 +70,12 @@ export interface Shop {
   saveSettings(
     fields: Record<string, string | undefined>,
   ): Promise<{ errors: string[]; admin_errors: string[]; saved: Record<string, string> }>;
+  /**
+   * Activates WooCommerce and the plugin (after `before`: PHP run first in the same request) and
+   * waits until every worker of the site serves the plugin's routes: the webhook answers `{}` with
+   * 400 several times in a row.
+   */
+  activate(before?: string): Promise<void>;
   /** Configures the gateway, EUR and a product with stock; returns the product id. */
   configure(stock?: number): Promise<number>;
   /** A buyer checkout of `qty` × the product, with the order total given. */
@@ -92,6 +98,7 @@ export interface Shop {
 
 /** Boots the shop in the calling describe's beforeAll and disposes of it afterwards. */
 export function useShop(options: { php?: '7.4' | '8.3'; workers?: number } = {}): Shop {
+  const workers = options.workers ?? 2;
   let now = Date.now();
   let pollRound = 0;
   const shop: Shop = {
@@ -126,6 +133,22 @@ export function useShop(options: { php?: '7.4' | '8.3'; workers?: number } = {})
         $gateway->process_admin_options();
         echo json_encode(['errors' => $gateway->get_errors(), 'admin_errors' => WC_Admin_Settings::get_errors(), 'saved' => get_option('woocommerce_cryptocheckout_settings')]);
       `);
+    },
+    async activate(before = '') {
+      const activated = await shop.wp.json(`
+        require_once ABSPATH . 'wp-admin/includes/plugin.php';
+        ${before}
+        echo json_encode([activate_plugin('woocommerce/woocommerce.php'), activate_plugin(${lit(PLUGIN_FILE)})]);
+      `);
+      expect(activated).toEqual([null, null]);
+      const inARow = 3 * workers;
+      const deadline = Date.now() + 10_000;
+      let served = 0;
+      while (served < inARow && Date.now() < deadline) {
+        served = (await shop.postWebhook({})).status === 400 ? served + 1 : 0;
+        if (served === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(served).toBe(inARow);
     },
     async configure(stock = 10) {
       const saved = await shop.saveSettings(shop.validSettings());
@@ -190,7 +213,7 @@ export function useShop(options: { php?: '7.4' | '8.3'; workers?: number } = {})
 
   beforeAll(async () => {
     shop.service = await startSandboxService({ clock: shop.clock.now });
-    shop.wp = await bootWordPress({ workers: options.workers ?? 2, php: options.php });
+    shop.wp = await bootWordPress({ workers, php: options.php });
     // A site-specific filter (a merchant behind a proxy would use the same one) lets tests lose webhooks.
     writeFileSync(
       join(shop.wp.contentDir, 'mu-plugins', 'test-webhook-target.php'),

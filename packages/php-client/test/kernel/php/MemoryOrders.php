@@ -63,16 +63,18 @@ final class MemoryOrders implements OrderPort
         $this->orders[$orderId]['payments'][] = $decision->transactionCode();
     }
 
-    public function changeOrderState(string $orderId, string $state, Decision $decision): void
+    public function changeOrderState(string $orderId, string $state, Decision $decision): bool
     {
         $this->steps->enter('changeOrderState');
         $status = in_array($state, [OrderState::UNDERPAID, OrderState::LATE_PAYMENT_REVIEW], true) ? self::ON_HOLD : $state;
         if ($this->orders[$orderId]['status'] === $status && $status !== self::ON_HOLD) {
-            return;
+            return false;
         }
         $this->orders[$orderId]['status'] = $status;
         $this->orders[$orderId]['states'][] = $state;
-        $this->orders[$orderId]['notes'][] = $decision->note;
+        // The owner reads the hold's note: marked as the owner's notice, as notifyOwner() marks its own.
+        $this->orders[$orderId]['notes'][] = ($state === OrderState::LATE_PAYMENT_REVIEW ? 'owner: ' . $decision->reason . ' ' : '') . $decision->note;
+        return true;
     }
 
     public function notifyOwner(string $orderId, Decision $decision): void

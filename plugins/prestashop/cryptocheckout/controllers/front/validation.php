@@ -9,7 +9,6 @@ use CryptoCheckout\PrestaShop\OrderStates;
 use CryptoCheckout\PrestaShop\Settings;
 use CryptoCheckout\PrestaShop\Vendor\Client\Exception\CryptoCheckoutException;
 use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\CheckoutOpener;
-use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\OrderState;
 use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\SettingsRules;
 use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\StartProblem;
 
@@ -38,12 +37,8 @@ class CryptocheckoutValidationModuleFrontController extends ModuleFrontControlle
 
         $kernel = $this->module->kernel();
         try {
-            // An order whose checkout expired, was paid or was cancelled meanwhile gets no new one:
-            // bring it up to date first, and send the buyer to where it stands.
-            $kernel->check($idOrder, 'return');
-            if (!in_array($kernel->orderState($idOrder), OrderState::OPEN, true)) {
-                Tools::redirect($this->module->getReturnUrl($order));
-            }
+            // open() brings the order up to date first; one that was paid or cancelled meanwhile
+            // gets no new checkout (paid, closed) and the buyer goes to where it stands.
             $opened = $kernel->open($idOrder, $this->module->checkoutTerms($order));
         } catch (CryptoCheckoutException $exception) {
             $kernel->orders()->log('error', 'Creating the checkout failed: ' . StartProblem::forOwner($exception), ['order' => $idOrder]);
@@ -59,7 +54,7 @@ class CryptocheckoutValidationModuleFrontController extends ModuleFrontControlle
 
         $checkout = $opened['checkout'];
         if ($checkout === null || !in_array($opened['result'], [CheckoutOpener::RESULT_CREATED, CheckoutOpener::RESULT_REUSED], true)) {
-            // Paid, held for the shop, or being prepared by another request: the confirmation
+            // Paid, closed, held for the shop, or being prepared by another request: the confirmation
             // page's status box tells the buyer where the order stands.
             Tools::redirect($this->module->getReturnUrl($order));
         }

@@ -138,7 +138,10 @@ final class Gateway
     private function webhook(string $method, string $rawBody, string $clientIp): HttpReply
     {
         try {
-            $invoiceId = $method === 'POST' ? $this->kernel()->ledger()->orderOf((string) WebhookParser::parse($rawBody)['transaction_code']) : null;
+            $code = $method === 'POST' ? (string) WebhookParser::parse($rawBody)['transaction_code'] : '';
+            $ledger = $this->kernel()->ledger();
+            $invoiceId = $code === '' ? null
+                : ($ledger->orderOf($code) ?? Upgrade::importLate($ledger, $code, $this->settings->serviceUrl, $this->clock->now()));
         } catch (InvalidWebhookException $invalid) {
             $invoiceId = null; // The kernel answers it.
         }

@@ -113,15 +113,18 @@ final class InvoicePort implements OrderPort
      * logs; an invoice whose payments cover it that an admin's save set back to Unpaid is Paid again
      * (one with a balance left keeps it). A hold for review is the recorded state alone.
      */
-    public function changeOrderState(string $orderId, string $state, Decision $decision): void
+    /** WHMCS shows no hold: a late payment's review is the owner's notice (notifyOwner) alone. */
+    public function changeOrderState(string $orderId, string $state, Decision $decision): bool
     {
         if ($state === $decision->orderState) {
-            return;
+            return false;
         }
         if ($state === OrderState::UNDERPAID) {
             $this->logDecision('Underpaid', $orderId, $decision);
             $this->adminNote($orderId, $decision->note);
-        } elseif ($state === OrderState::CANCELLED) {
+            return true;
+        }
+        if ($state === OrderState::CANCELLED) {
             $this->logDecision('Expired', $orderId, $decision);
         } elseif ($state === OrderState::PAID) {
             $invoice = $this->invoice((int) $orderId);
@@ -129,8 +132,10 @@ final class InvoicePort implements OrderPort
                 localAPI('UpdateInvoice', ['invoiceid' => (int) $orderId, 'status' => 'Paid']);
                 $this->logDecision('Set Back to Paid', $orderId, $decision);
                 $this->adminNote($orderId, $decision->note);
+                return true;
             }
         }
+        return false;
     }
 
     public function notifyOwner(string $orderId, Decision $decision): void

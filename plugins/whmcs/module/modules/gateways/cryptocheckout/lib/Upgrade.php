@@ -41,7 +41,7 @@ final class Upgrade
         $now = $clock->now();
         try {
             $ledger->install();
-            $moved = self::importReleasedRecords($ledger, $serviceUrl, $clock, $now);
+            $moved = self::importReleasedRecords($ledger, $serviceUrl, $now);
             Capsule::table('tblpaymentgateways')->where('gateway', Settings::GATEWAY)->where('setting', 'displayMode')
                 ->where('value', 'embedded')->update(['value' => SettingsRules::DISPLAY_MODAL]);
             $ledger->valueOnce(self::DONE, (string) $now);
@@ -57,15 +57,48 @@ final class Upgrade
     }
 
     /** @return int the checkouts added to the ledger */
-    private static function importReleasedRecords(Ledger $ledger, string $serviceUrl, Clock $clock, int $now): int
+    private static function importReleasedRecords(Ledger $ledger, string $serviceUrl, int $now): int
     {
         $schema = Capsule::schema();
         $key = $schema->hasTable(self::SETTINGS) ? (string) Capsule::table(self::SETTINGS)->where('setting', 'signing_key')->value('value') : '';
         if ($key !== '') {
             $ledger->valueOnce(self::SIGNING_KEY, $key);
         }
+        $rows = $schema->hasTable(self::TRANSACTIONS) ? Capsule::table(self::TRANSACTIONS)->orderBy('id')->get() : [];
+        return self::import($ledger, $rows, $serviceUrl, $now);
+    }
+
+    /**
+     * The invoice of a transaction code the ledger does not know, when the released version's table
+     * holds it: a checkout that version wrote after the upgrade had moved the rest (a request still
+     * running the old files). Its invoice's rows are imported then, so its payment is booked.
+     *
+     * @return string|null the invoice id, null when the old table has no such code
+     */
+    public static function importLate(Ledger $ledger, string $transactionCode, string $serviceUrl, int $now): ?string
+    {
+        if (!Capsule::schema()->hasTable(self::TRANSACTIONS)) {
+            return null;
+        }
+        $invoiceId = Capsule::table(self::TRANSACTIONS)->where('transaction_code', $transactionCode)->value('invoice_id');
+        if ($invoiceId === null) {
+            return null;
+        }
+        self::import($ledger, Capsule::table(self::TRANSACTIONS)->where('invoice_id', $invoiceId)->orderBy('id')->get(), $serviceUrl, $now);
+        return (string) $invoiceId;
+    }
+
+    /**
+     * Rows of mod_cryptocheckout_transactions into the ledger, by invoice; two requests importing
+     * one invoice at once agree (Ledger::import).
+     *
+     * @param iterable<object> $oldRows
+     * @return int the checkouts added
+     */
+    private static function import(Ledger $ledger, iterable $oldRows, string $serviceUrl, int $now): int
+    {
         $byInvoice = [];
-        foreach ($schema->hasTable(self::TRANSACTIONS) ? Capsule::table(self::TRANSACTIONS)->orderBy('id')->get() : [] as $row) {
+        foreach ($oldRows as $row) {
             $old = get_object_vars($row);
             $byInvoice[(string) $old['invoice_id']][] = [
                 // Schema 1 kept no service URL: its checkouts were made with the configured one.
@@ -78,17 +111,7 @@ final class Upgrade
         }
         $added = 0;
         foreach ($byInvoice as $invoiceId => $rows) {
-            // Under the invoice's claim: two requests importing one invoice at once would number its
-            // checkouts alike; the second waits, then finds nothing left to add.
-            $claim = $ledger->claimWaiting((string) $invoiceId, 'import', '-', 10, $clock);
-            if ($claim === null) {
-                throw new \RuntimeException('another request is moving invoice #' . $invoiceId);
-            }
-            try {
-                $added += LegacyRecords::import($ledger, (string) $invoiceId, $rows, $now);
-            } finally {
-                $ledger->release($claim);
-            }
+            $added += LegacyRecords::import($ledger, (string) $invoiceId, $rows, $now);
         }
         return $added;
     }
