@@ -111,9 +111,9 @@ final class InvoicePort implements OrderPort
     /**
      * What WHMCS can show: an underpaid invoice stays Unpaid with a note; an expired checkout only
      * logs; an invoice whose payments cover it that an admin's save set back to Unpaid is Paid again
-     * (one with a balance left keeps it). A hold for review is the recorded state alone.
+     * (one with a balance left keeps it). A hold for review is the recorded state alone: WHMCS shows
+     * no hold, so its note is the owner's notice (notifyOwner), and this says no note was written.
      */
-    /** WHMCS shows no hold: a late payment's review is the owner's notice (notifyOwner) alone. */
     public function changeOrderState(string $orderId, string $state, Decision $decision): bool
     {
         if ($state === $decision->orderState) {
