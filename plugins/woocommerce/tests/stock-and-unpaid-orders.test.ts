@@ -147,9 +147,14 @@ describe('a crypto order in WordPress on PHP 8.3', { timeout: 60_000 }, () => {
     });
 
     it('is scheduled every "Hold stock" minutes', async () => {
-      const next = await shop.wp.json<number>(
-        `echo json_encode(wp_next_scheduled('woocommerce_cancel_unpaid_orders') - time());`,
-      );
+      // Saving the setting reschedules the event; it is read in the same request. Between requests a
+      // WP-Cron run that loaded the cron array earlier may write it back over the new schedule, as
+      // WordPress does (a busy machine showed it): that race is WordPress's, not what is tested here.
+      const next = await shop.wp.json<number>(`
+        update_option('woocommerce_hold_stock_minutes', '16');
+        update_option('woocommerce_hold_stock_minutes', '15');
+        echo json_encode(wp_next_scheduled('woocommerce_cancel_unpaid_orders') - time());
+      `);
       expect(next).toBeGreaterThan(14 * 60);
       expect(next).toBeLessThanOrEqual(15 * 60);
     });

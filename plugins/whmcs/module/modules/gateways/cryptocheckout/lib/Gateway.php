@@ -141,7 +141,7 @@ final class Gateway
             $code = $method === 'POST' ? (string) WebhookParser::parse($rawBody)['transaction_code'] : '';
             $ledger = $this->kernel()->ledger();
             $invoiceId = $code === '' ? null
-                : ($ledger->orderOf($code) ?? Upgrade::importLate($ledger, $code, $this->settings->serviceUrl, $this->clock->now()));
+                : ($ledger->orderOf($code) ?? Upgrade::importLate($ledger, $code, $this->settings->serviceUrl, $this->clock));
         } catch (InvalidWebhookException $invalid) {
             $invoiceId = null; // The kernel answers it.
         }

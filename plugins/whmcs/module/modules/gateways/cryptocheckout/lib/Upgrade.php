@@ -27,6 +27,8 @@ final class Upgrade
     public const DONE = 'whmcs_upgraded_at';
     public const TRANSACTIONS = 'mod_cryptocheckout_transactions';
     public const SETTINGS = 'mod_cryptocheckout_settings';
+    /** How long an import waits for another request moving the same invoice. */
+    private const IMPORT_WAIT_SECONDS = 10;
 
     /** Found complete in this PHP process. */
     private static bool $done = false;
@@ -41,7 +43,7 @@ final class Upgrade
         $now = $clock->now();
         try {
             $ledger->install();
-            $moved = self::importReleasedRecords($ledger, $serviceUrl, $now);
+            $moved = self::importReleasedRecords($ledger, $serviceUrl, $clock);
             Capsule::table('tblpaymentgateways')->where('gateway', Settings::GATEWAY)->where('setting', 'displayMode')
                 ->where('value', 'embedded')->update(['value' => SettingsRules::DISPLAY_MODAL]);
             $ledger->valueOnce(self::DONE, (string) $now);
@@ -57,7 +59,7 @@ final class Upgrade
     }
 
     /** @return int the checkouts added to the ledger */
-    private static function importReleasedRecords(Ledger $ledger, string $serviceUrl, int $now): int
+    private static function importReleasedRecords(Ledger $ledger, string $serviceUrl, Clock $clock): int
     {
         $schema = Capsule::schema();
         $key = $schema->hasTable(self::SETTINGS) ? (string) Capsule::table(self::SETTINGS)->where('setting', 'signing_key')->value('value') : '';
@@ -65,7 +67,7 @@ final class Upgrade
             $ledger->valueOnce(self::SIGNING_KEY, $key);
         }
         $rows = $schema->hasTable(self::TRANSACTIONS) ? Capsule::table(self::TRANSACTIONS)->orderBy('id')->get() : [];
-        return self::import($ledger, $rows, $serviceUrl, $now);
+        return self::import($ledger, $rows, $serviceUrl, $clock);
     }
 
     /**
@@ -75,7 +77,7 @@ final class Upgrade
      *
      * @return string|null the invoice id, null when the old table has no such code
      */
-    public static function importLate(Ledger $ledger, string $transactionCode, string $serviceUrl, int $now): ?string
+    public static function importLate(Ledger $ledger, string $transactionCode, string $serviceUrl, Clock $clock): ?string
     {
         if (!Capsule::schema()->hasTable(self::TRANSACTIONS)) {
             return null;
@@ -84,18 +86,21 @@ final class Upgrade
         if ($invoiceId === null) {
             return null;
         }
-        self::import($ledger, Capsule::table(self::TRANSACTIONS)->where('invoice_id', $invoiceId)->orderBy('id')->get(), $serviceUrl, $now);
+        self::import($ledger, Capsule::table(self::TRANSACTIONS)->where('invoice_id', $invoiceId)->orderBy('id')->get(), $serviceUrl, $clock);
         return (string) $invoiceId;
     }
 
     /**
-     * Rows of mod_cryptocheckout_transactions into the ledger, by invoice; two requests importing
-     * one invoice at once agree (Ledger::import).
+     * Rows of mod_cryptocheckout_transactions into the ledger, by invoice, each under the invoice's
+     * claim: two requests importing one invoice at once would number its checkouts out of order
+     * (the MariaDB suite's eight concurrent importers showed it); the second waits, then finds
+     * nothing left to add.
      *
      * @param iterable<object> $oldRows
      * @return int the checkouts added
+     * @throws \RuntimeException when another request holds an invoice longer than the wait
      */
-    private static function import(Ledger $ledger, iterable $oldRows, string $serviceUrl, int $now): int
+    private static function import(Ledger $ledger, iterable $oldRows, string $serviceUrl, Clock $clock): int
     {
         $byInvoice = [];
         foreach ($oldRows as $row) {
@@ -110,8 +115,17 @@ final class Upgrade
             ] + $old;
         }
         $added = 0;
+        $now = $clock->now();
         foreach ($byInvoice as $invoiceId => $rows) {
-            $added += LegacyRecords::import($ledger, (string) $invoiceId, $rows, $now);
+            $claim = $ledger->claimWaiting((string) $invoiceId, 'import', '-', self::IMPORT_WAIT_SECONDS, $clock);
+            if ($claim === null) {
+                throw new \RuntimeException('another request is moving invoice #' . $invoiceId);
+            }
+            try {
+                $added += LegacyRecords::import($ledger, (string) $invoiceId, $rows, $now);
+            } finally {
+                $ledger->release($claim);
+            }
         }
         return $added;
     }
