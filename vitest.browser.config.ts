@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { workspaceAliases } from './vitest.shared.js';
+import { deadlineSettings, workspaceAliases } from './vitest.shared.js';
 
 // Browser tests: a real server and Debian's chromium driven by playwright-core. Run with
 // scripts/test-browser.sh (installs chromium when missing, builds the pay page assets).
@@ -11,7 +11,6 @@ export default defineConfig({
     // One browser at a time: the machines are small and the tests share screenshots.
     fileParallelism: false,
     reporters: ['default', ['json', { outputFile: 'test-results/vitest-browser.json' }]],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    ...deadlineSettings,
   },
 });

@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
-import { workspaceAliases } from './vitest.shared.js';
+import LongFilesFirst from './scripts/test-sequencer.js';
+import { deadlineSettings, workspaceAliases } from './vitest.shared.js';
 
 // One root command runs every package's tests. Workspace packages resolve to their TypeScript
 // sources so tests never run against a stale build.
@@ -15,9 +16,17 @@ export default defineConfig({
       'test/**/*.test.ts',
     ],
     exclude: ['**/node_modules/**', '**/dist/**', 'test/browser/**'],
+    globalSetup: ['./scripts/working-tree-guard.ts'],
+    // Two files at a time on two cores (vitest's default is one less than the cores): most of a
+    // PHP test's time is one core running WordPress while the other waits on HTTP.
+    maxWorkers: 2,
+    sequence: { sequencer: LongFilesFirst },
     // The JSON report feeds the one-line summary CI prints (scripts/print-test-summary.mjs).
-    reporters: ['default', ['json', { outputFile: 'test-results/vitest-unit.json' }]],
-    testTimeout: 20_000,
-    hookTimeout: 60_000,
+    reporters: [
+      'default',
+      './scripts/test-progress-reporter.ts',
+      ['json', { outputFile: 'test-results/vitest-unit.json' }],
+    ],
+    ...deadlineSettings,
   },
 });

@@ -21,3 +21,22 @@ export const workspaceAliases = {
   '@cryptocheckout/php-client/test-support': fromRoot('./packages/php-client/test/status-fixtures.ts'),
   '@cryptocheckout/php-testkit': fromRoot('./packages/php-testkit/src/index.ts'),
 };
+
+/**
+ * How long a test waits for an event (a delivery recorded, a status reached, a process ready)
+ * before it fails. Generous on purpose: a wait ends as soon as the event happens, so only a broken
+ * build waits this long, and a busy machine does not fail a test (docs/testing.md). Test helpers
+ * read it as `CRYPTOCHECKOUT_TEST_DEADLINE_MS`; `expect.poll` uses it by default.
+ */
+export const EVENT_DEADLINE_MS = 120_000;
+
+/** A hang guard for one test or hook, not a wait: far above any deadline a test waits on. */
+export const HANG_GUARD_MS = 15 * 60_000;
+
+/** The settings both configs share: the deadlines above, in one place. */
+export const deadlineSettings = {
+  env: { CRYPTOCHECKOUT_TEST_DEADLINE_MS: String(EVENT_DEADLINE_MS) },
+  expect: { poll: { timeout: EVENT_DEADLINE_MS, interval: 100 } },
+  testTimeout: HANG_GUARD_MS,
+  hookTimeout: HANG_GUARD_MS,
+};

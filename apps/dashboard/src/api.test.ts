@@ -5,6 +5,7 @@ import type { OperatorTransactionDetail } from '@cryptocheckout/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, OperatorApi } from './api.js';
 import {
+  EVENT_DEADLINE_MS,
   OPERATOR_TOKEN,
   type OperatorServer,
   startOperatorServer,
@@ -233,6 +234,6 @@ function waitForFailedDelivery(code: string): Promise<string> {
       expect(detail.deliveries[0]?.state).toBe('failed');
       return detail.deliveries[0]!.delivery_id;
     },
-    { timeout: 4_000, interval: 50 },
+    { timeout: EVENT_DEADLINE_MS, interval: 50 },
   );
 }

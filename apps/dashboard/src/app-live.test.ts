@@ -49,7 +49,7 @@ beforeAll(async () => {
   strayHash = await chain.transfer(usdc, MERCHANT_WALLET, 1_234_500_000n, { mine: true });
   await chain.mine(3);
   await waitForScan(`${server.origin}/api`, chain);
-}, 60_000);
+});
 
 afterAll(async () => {
   await server?.close();

@@ -16,7 +16,7 @@ const hashOf = (file: string) =>
 
 beforeAll(async () => {
   sizes = await buildDashboard({ outdir });
-}, 60_000);
+});
 
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 

@@ -1,7 +1,7 @@
 import { Window } from 'happy-dom';
 import { afterEach, vi } from 'vitest';
 import { type DashboardController, startDashboard } from './app.js';
-import type { OperatorServer } from './real-server.test-helpers.js';
+import { EVENT_DEADLINE_MS, type OperatorServer } from './real-server.test-helpers.js';
 import { TOKEN_KEY } from './session.js';
 
 /**
@@ -70,4 +70,4 @@ export function signIn(page: DashboardPage, token: string): void {
 }
 
 /** Retries `check` until it passes (4 s at most): the page and the server work in the background. */
-export const waitFor = <T>(check: () => T) => vi.waitFor(check, { timeout: 4_000, interval: 20 });
+export const waitFor = <T>(check: () => T) => vi.waitFor(check, { timeout: EVENT_DEADLINE_MS, interval: 20 });

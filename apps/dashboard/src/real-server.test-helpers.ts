@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { type CheckoutRequest, createCheckoutClient } from '@cryptocheckout/core';
 import { type RunningServer, type ServerOptions, startServer } from '@cryptocheckout/server';
 
+/** How long a wait for an event lasts before it fails; set once for every suite in vitest.shared.ts. */
+export const EVENT_DEADLINE_MS = Number(process.env.CRYPTOCHECKOUT_TEST_DEADLINE_MS);
+
 /**
  * The reference server, started in-process for the dashboard's tests: the operator API they read
  * is the real one, with its own SQLite file in a temporary folder. Data is made through the public

@@ -10,7 +10,7 @@ let sizes: Awaited<ReturnType<typeof buildPayAssets>>;
 
 beforeAll(async () => {
   sizes = await buildPayAssets({ outdir });
-}, 30_000);
+});
 
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 

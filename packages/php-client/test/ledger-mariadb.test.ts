@@ -27,7 +27,7 @@ beforeAll(async () => {
   if (unavailable !== null) return;
   php = findDebianPhp();
   mariadb = await startMariaDb({ database: 'ledger_setup' });
-}, 120_000);
+});
 
 afterAll(async () => {
   await mariadb?.stop();

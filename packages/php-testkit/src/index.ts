@@ -1,3 +1,4 @@
+export { EVENT_DEADLINE_MS } from './deadline.js';
 export { type PhpCliAnswer, phpCliJson, runPhpCli, runPhpCliSync } from './debian-php.js';
 export { describeEachPhp, type PhpSuiteContext } from './describe.js';
 export {

@@ -2,6 +2,7 @@ import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_pr
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EVENT_DEADLINE_MS } from './deadline.js';
 
 /** A throwaway MariaDB server, reachable over its Unix socket only. */
 export interface MariaDb {
@@ -114,7 +115,7 @@ export async function startMariaDb(
       encoding: 'utf8',
     });
 
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  const deadline = Date.now() + (options.timeoutMs ?? EVENT_DEADLINE_MS);
   for (;;) {
     if (exited) {
       const log = existsSync(join(root, 'error.log'))

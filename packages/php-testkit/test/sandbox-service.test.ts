@@ -114,7 +114,7 @@ describe('startSandboxService', () => {
     expect(await service.deliveries(code)).toEqual([]);
     await service.pay(code, 'full');
     await expect
-      .poll(async () => (await service.deliveries(code))[0]?.attempts.length ?? 0, { timeout: 10_000 })
+      .poll(async () => (await service.deliveries(code))[0]?.attempts.length ?? 0)
       .toBeGreaterThan(0);
     const [delivery] = await service.deliveries(code);
     expect(delivery).toMatchObject({ transaction_code: code, url: hook.url, state: 'delivered' });

@@ -3,8 +3,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PAY_ASSETS_DIR } from '@cryptocheckout/pay-page';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bundledCli } from './cli-bundle.js';
+import { EVENT_DEADLINE_MS } from './helpers.js';
 
 // The CLI is what `npm start` runs; it is tested as bundled from the current sources.
 const serverPackage = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -12,8 +13,14 @@ const serverPackage = JSON.parse(readFileSync(new URL('../package.json', import.
 };
 let cli: string;
 let child: ChildProcess | undefined;
+// The CLI runs in a folder of its own: its default ./.data must never land in the working tree.
+let cwd: string;
 beforeAll(async () => {
   cli = await bundledCli();
+  cwd = mkdtempSync(join(tmpdir(), 'cryptocheckout-cli-cwd-'));
+});
+afterAll(() => {
+  rmSync(cwd, { recursive: true, force: true });
 });
 afterEach(() => {
   child?.kill('SIGKILL');
@@ -22,6 +29,7 @@ afterEach(() => {
 
 function run(args: string[], env: Record<string, string> = {}) {
   child = spawn(process.execPath, ['--enable-source-maps', cli, ...args], {
+    cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -36,7 +44,7 @@ function run(args: string[], env: Record<string, string> = {}) {
   return {
     output: () => output,
     exited,
-    async waitFor(pattern: RegExp, timeoutMs = 15_000) {
+    async waitFor(pattern: RegExp, timeoutMs = EVENT_DEADLINE_MS) {
       const deadline = Date.now() + timeoutMs;
       while (!pattern.test(output)) {
         if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}; output:\n${output}`);

@@ -89,7 +89,7 @@ function suite(name: string, nodeArgs: () => string[][]) {
       // The first node creates the schema before the second opens the database.
       nodes.push(await startServerProcess(first!));
       nodes.push(await startServerProcess(second!));
-    }, 60_000);
+    });
     afterAll(async () => {
       await Promise.all(nodes.map((node) => node.stop()));
       nodes = [];
@@ -99,13 +99,13 @@ function suite(name: string, nodeArgs: () => string[][]) {
       const results = await payConcurrently(nodes, { size: 'full' });
       console.log(`${name}, size full: answers by HTTP status`, summarise(results));
       expectOnePaymentEach(results);
-    }, 120_000);
+    });
 
     it('takes no payment of an exact amount once one has settled the transaction', async () => {
       const results = await payConcurrently(nodes, { amount_usd: '27.11' });
       console.log(`${name}, amount_usd: answers by HTTP status`, summarise(results));
       expectOnePaymentEach(results);
-    }, 120_000);
+    });
   });
 }
 
@@ -113,7 +113,7 @@ describe.skipIf(!postgresBin)('PostgreSQL', () => {
   let cluster: Awaited<ReturnType<typeof startPostgresCluster>>;
   beforeAll(async () => {
     cluster = await startPostgresCluster(postgresBin!);
-  }, 60_000);
+  });
   afterAll(() => cluster?.stop());
   suite('PostgreSQL', () => [
     ['--database-url', cluster.connectionString],

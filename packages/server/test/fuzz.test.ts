@@ -31,7 +31,7 @@ describe.each(stores)('fuzzing every route (%s)', (store, available) => {
       ...(cluster ? { databaseUrl: cluster.connectionString } : {}),
       requestTimeoutMs: 5000,
     });
-  }, 60_000);
+  });
   afterAll(async () => {
     await server?.dispose();
     cluster?.stop();

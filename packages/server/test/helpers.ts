@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { createCheckoutClient } from '@cryptocheckout/core';
 import { type RunningServer, type ServerOptions, startServer } from '../src/index.js';
 
+/** How long a wait for an event lasts before it fails; set once for every suite in vitest.shared.ts. */
+export const EVENT_DEADLINE_MS = Number(process.env.CRYPTOCHECKOUT_TEST_DEADLINE_MS);
+
 /** A clock tests move by hand. */
 export function manualClock(start = '2026-11-01T10:00:00.000Z') {
   let now = Date.parse(start);
@@ -111,7 +114,7 @@ export async function startWebhookReceiver(
     url,
     received,
     /** Resolves once `count` webhooks arrived, or rejects after `timeoutMs`. */
-    async waitFor(count: number, timeoutMs = 5000) {
+    async waitFor(count: number, timeoutMs = EVENT_DEADLINE_MS) {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {
         if (Date.now() > deadline) throw new Error(`expected ${count} webhooks, got ${received.length}`);
@@ -142,7 +145,7 @@ export function checkoutBody(overrides: Record<string, unknown> = {}) {
 }
 
 /** Waits until `check` passes or the time runs out (for background work such as the sweep). */
-export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 5000): Promise<T> {
+export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = EVENT_DEADLINE_MS): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

@@ -18,7 +18,7 @@ describe.skipIf(!bin)('PostgreSQL storage (the same query layer as SQLite)', () 
   let cluster: Awaited<ReturnType<typeof startPostgresCluster>>;
   beforeAll(async () => {
     cluster = await startPostgresCluster(bin!);
-  }, 60_000);
+  });
   afterAll(() => cluster?.stop());
 
   it('runs the lifecycle on two server nodes sharing one database, settling once', async () => {

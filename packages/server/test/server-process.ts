@@ -1,5 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { bundledCli } from './cli-bundle.js';
+import { EVENT_DEADLINE_MS } from './helpers.js';
 
 export interface ServerProcess {
   /** The API base, e.g. http://127.0.0.1:41234/api. */
@@ -11,14 +15,19 @@ export interface ServerProcess {
 
 /**
  * Starts the CLI (`cryptocheckout-server`, bundled from the current sources) as its own process and
- * waits for its banner.
+ * waits for its banner. It runs in a temporary folder of its own, so what it keeps by default
+ * (`./.data`: the operator token, SQLite) never lands in the working tree; stop() removes it.
  */
-export async function startServerProcess(args: string[], timeoutMs = 20_000): Promise<ServerProcess> {
+export async function startServerProcess(
+  args: string[],
+  timeoutMs = EVENT_DEADLINE_MS,
+): Promise<ServerProcess> {
   const cli = await bundledCli();
+  const cwd = mkdtempSync(join(tmpdir(), 'cryptocheckout-process-'));
   const child: ChildProcess = spawn(
     process.execPath,
     ['--enable-source-maps', cli, '--host', '127.0.0.1', '--port', '0', '--log-level', 'warn', ...args],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CRYPTOCHECKOUT_LOG_FORMAT: 'json' } },
+    { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CRYPTOCHECKOUT_LOG_FORMAT: 'json' } },
   );
   let output = '';
   child.stdout!.on('data', (chunk) => {
@@ -27,7 +36,12 @@ export async function startServerProcess(args: string[], timeoutMs = 20_000): Pr
   child.stderr!.on('data', (chunk) => {
     output += chunk;
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      rmSync(cwd, { recursive: true, force: true });
+      resolve();
+    }),
+  );
   const deadline = Date.now() + timeoutMs;
   let apiBase: string | undefined;
   for (;;) {

@@ -46,7 +46,7 @@ beforeAll(async () => {
   php = findDebianPhp();
   copy = await prepareModule();
   mariadb = await startMariaDb();
-}, 120_000);
+});
 
 afterAll(async () => {
   await mariadb?.stop();

@@ -21,7 +21,7 @@ beforeAll(async () => {
     log: (line) => logged.push(line),
   });
   files = unzipSync(readFileSync(result.file));
-}, 60_000);
+});
 
 afterAll(() => {
   rmSync(out, { recursive: true, force: true });
@@ -161,7 +161,7 @@ describe('browser bundles', () => {
 
   beforeAll(async () => {
     sizes = await buildAssets(out);
-  }, 60_000);
+  });
 
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 

@@ -1,7 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PHP_VERSIONS, type SandboxService, startSandboxService } from '@cryptocheckout/php-testkit';
+import {
+  EVENT_DEADLINE_MS,
+  PHP_VERSIONS,
+  type SandboxService,
+  startSandboxService,
+} from '@cryptocheckout/php-testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bootWhmcs,
@@ -36,7 +41,7 @@ afterAll(async () => {
 });
 
 async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const until = Date.now() + 10_000;
+  const until = Date.now() + EVENT_DEADLINE_MS;
   for (;;) {
     const value = await probe();
     if (done(value)) return value;

@@ -52,7 +52,7 @@ beforeAll(async () => {
     guard: WHMCS_GUARD,
   });
   mariadb = await startMariaDb();
-}, 120_000);
+});
 
 afterAll(async () => {
   await mariadb?.stop();
@@ -381,7 +381,7 @@ echo json_encode(['late' => $late, 'key' => $key]);`,
       )) as Record<string, { rows: Array<Record<string, unknown>> }>;
       expect(shapeOf(described)).toEqual({ shape: LEDGER_SHAPE, state: UPGRADED_STATE });
     }
-  }, 60_000);
+  });
 
   for (const version of [1, 2] as const) {
     it(`upgrades a schema ${version} install in place: every checkout, the recorded states, the signing key and the display mode; the old tables untouched, a second run adds nothing`, async () => {
@@ -448,7 +448,7 @@ echo json_encode(['late' => $late, 'key' => $key]);`,
         })),
       );
       expect(ledger.recorded).toEqual(RECORDED_STATES);
-    }, 30_000);
+    });
   }
 
   it("numbers each invoice's checkouts in order when 8 requests import many invoices at once", async () => {
@@ -482,7 +482,7 @@ echo json_encode(true);`,
     for (const row of numbered) {
       expect(row.ordinal, row.transaction_code).toBe(Number(row.transaction_code.slice(-6)));
     }
-  }, 60_000);
+  });
 
   it('leaves the old tables as they were when the upgrade fails, says so in the Gateway Log, and completes once the cause is gone', async () => {
     const database = await releasedDatabase(2);
@@ -556,7 +556,7 @@ $second = $ledger->claim('42', 'run', 'y', $later);
 echo json_encode([$held, $again, $takeover !== null, $takeover === null ? null : $takeover->tookOver, $second]);`,
     );
     expect(after).toEqual([true, null, true, 'run x', null]);
-  }, 30_000);
+  });
 
   it("keeps checkouts through Capsule's MySQL connection: Unix times back as integers, found by code in any case, newest first per invoice", async () => {
     const database = freshDatabase();

@@ -17,7 +17,7 @@ const log: string[] = [];
 beforeAll(async () => {
   const built = await buildPackage({ outDir, log: (line) => log.push(line) });
   files = new Map(Object.entries(unzipSync(readFileSync(built.zipPath))));
-}, 60_000);
+});
 
 afterAll(() => {
   rmSync(outDir, { recursive: true, force: true });

@@ -71,7 +71,7 @@ let pluginDir = '';
 beforeAll(async () => {
   pluginDir = await stagedPlugin();
   source = readFileSync(join(pluginDir, 'build', 'blocks.js'), 'utf8');
-}, 120_000);
+});
 
 const configured = {
   title: 'Crypto &amp; stablecoins',

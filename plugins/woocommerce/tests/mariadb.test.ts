@@ -117,7 +117,7 @@ require ${phpString(join(root, 'wp-load.php'))};
   };
 }
 
-describe.skipIf(unavailable !== null)('on a real MariaDB', { timeout: 120_000 }, () => {
+describe.skipIf(unavailable !== null)('on a real MariaDB', () => {
   let mariadb: MariaDb;
   let php: string;
   let service: SandboxService;
@@ -126,7 +126,7 @@ describe.skipIf(unavailable !== null)('on a real MariaDB', { timeout: 120_000 },
   beforeAll(async () => {
     php = findDebianPhp();
     [mariadb, service] = await Promise.all([startMariaDb(), startSandboxService()]);
-  }, 120_000);
+  });
 
   afterAll(async () => {
     for (const site of sites) site.dispose();
@@ -158,7 +158,7 @@ describe.skipIf(unavailable !== null)('on a real MariaDB', { timeout: 120_000 },
     beforeAll(async () => {
       site = await shop('ledger', 'hpos');
       expect(await activatePlugin(site)).toBeNull();
-    }, 120_000);
+    });
 
     it('creates its tables with their keys, and installs again without error', async () => {
       const tables = await site.json<{ tables: string[]; keys: string[]; again: boolean }>(`
@@ -250,7 +250,7 @@ describe.skipIf(unavailable !== null)('on a real MariaDB', { timeout: 120_000 },
       expect(await activatePlugin(site)).toBeNull();
       // The first request after the new files came (a visitor, the cron) upgrades.
       expect(await site.json(`echo json_encode(get_option('cryptocheckout_wc_ledger'));`)).toBe('importing');
-    }, 240_000);
+    });
 
     upgradeScenario(() => ({ site, service, orders }));
 

@@ -9,25 +9,25 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { count, useShop } from './support/shop.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Longer than Runner::BUYER_CHECK_SECONDS, so the buyer's next page checks the service again. */
-const BUYER_CHECK_PAUSE_MS = 5_500;
+const BUYER_CHECK_PAUSE_SECONDS = 6;
 
-/** Waits out the end of a clock minute, so a fixed-window count cannot roll over mid-test. */
-async function awayFromWindowEnd(): Promise<void> {
-  const second = new Date().getSeconds();
-  if (second >= 50) await sleep((61 - second) * 1000);
-}
-
-describe('order flows on PHP 8.3', { timeout: 60_000 }, () => {
+describe('order flows on PHP 8.3', () => {
   const shop = useShop({ php: '8.3' });
   const { clock, placeOrder, viewOrder, codeOf, postWebhook, runScheduledPoll } = shop;
 
   beforeAll(() => {
-    // Site-specific filters the tests drive through options: rate limits, and a payment-options call that fails.
+    // Site-specific filters the tests drive through options: rate limits, a payment-options call
+    // that fails, and the kernel's time (moved forward, or held inside one throttle window).
     writeFileSync(
       join(shop.wp.contentDir, 'mu-plugins', 'test-order-flows.php'),
       `<?php
+add_filter('cryptocheckout_wc_clock', static function () {
+    return new class implements \\CryptoCheckout\\WooCommerce\\Vendor\\Client\\Kernel\\Clock {
+        public function now(): int { $held = (int) get_option('test_clock_held', 0); return $held > 0 ? $held : time() + (int) get_option('test_clock_ahead', 0); }
+        public function sleep(int $microseconds): void { usleep($microseconds); }
+    };
+});
 add_filter('cryptocheckout_wc_webhook_rate_limit', static function ($limit) { $test = get_option('test_webhook_limit'); return $test === false ? $limit : (int) $test; });
 add_filter('cryptocheckout_wc_status_rate_limit', static function ($limit) { $test = get_option('test_status_limit'); return $test === false ? $limit : (int) $test; });
 add_filter('pre_http_request', static function ($pre, $args, $url) {
@@ -39,6 +39,15 @@ add_filter('pre_http_request', static function ($pre, $args, $url) {
 `,
     );
   });
+
+  /** Moves the kernel's time forward, as that many seconds passing would. */
+  const kernelTimeAhead = (seconds: number) =>
+    shop.wp.run(`update_option('test_clock_ahead', (int) get_option('test_clock_ahead', 0) + ${seconds});`);
+  /** Holds the kernel's time 10 s into a throttle window, so a count cannot roll over however slow the requests. */
+  const holdKernelTimeInOneWindow = () =>
+    shop.wp.run(
+      `$now = time() + (int) get_option('test_clock_ahead', 0); update_option('test_clock_held', $now - $now % 60 + 10);`,
+    );
 
   /** The order-received page's HTML for the order (every payment method's hooks). */
   const orderReceived = (id: number) =>
@@ -125,7 +134,7 @@ add_filter('pre_http_request', static function ($pre, $args, $url) {
 
       clock.advanceMinutes(61);
       expect((await shop.service.transaction(underpaidCode)).status).toBe('expired');
-      await sleep(BUYER_CHECK_PAUSE_MS);
+      await kernelTimeAhead(BUYER_CHECK_PAUSE_SECONDS);
       html = await orderReceived(underpaid);
       expect(html).toContain('data-state="underpaid"');
       expect(html).toContain('the payment window has closed. The shop will contact you about the rest.');
@@ -143,7 +152,7 @@ add_filter('pre_http_request', static function ($pre, $args, $url) {
       const placed = (await placeOrder('20.00', 1)).order_id;
       const code = await codeOf(placed);
       clock.advanceMinutes(61);
-      await sleep(BUYER_CHECK_PAUSE_MS);
+      await kernelTimeAhead(BUYER_CHECK_PAUSE_SECONDS);
       // Cancelled as the buyer looks (no restart for a cancelled order); the owner then reopens it.
       const cancelled = await orderReceived(placed);
       expect(cancelled).toContain('data-state="cancelled"');
@@ -338,7 +347,7 @@ add_filter('pre_http_request', static function ($pre, $args, $url) {
 
   describe('throttling of the public endpoints', () => {
     it('answers webhooks over the per-IP limit with 429 and Retry-After in the service envelope, on both routes', async () => {
-      await awayFromWindowEnd();
+      await holdKernelTimeInOneWindow();
       // The webhooks earlier tests sent from this IP in the same minute count too: start from zero
       // (the kernel counts them in its ledger's state table).
       await shop.wp.run(
@@ -353,9 +362,8 @@ add_filter('pre_http_request', static function ($pre, $args, $url) {
           body: '{}',
         });
         expect(refused.status).toBe(429);
-        const retryAfter = Number(refused.headers.get('retry-after'));
-        expect(retryAfter).toBeGreaterThanOrEqual(1);
-        expect(retryAfter).toBeLessThanOrEqual(60);
+        // The kernel's time is held 10 s into the minute: the window ends 50 s later.
+        expect(refused.headers.get('retry-after')).toBe('50');
         expect(await refused.json()).toEqual({
           status: 'error',
           error: { code: 'rate_limited', message: 'Too many requests; try again later.' },
@@ -365,7 +373,7 @@ add_filter('pre_http_request', static function ($pre, $args, $url) {
         expect(legacy.headers.get('retry-after')).toMatch(/^\d+$/);
         expect(await legacy.json()).toMatchObject({ status: 'error', error: { code: 'rate_limited' } });
       } finally {
-        await shop.wp.run(`update_option('test_webhook_limit', '0');`);
+        await shop.wp.run(`update_option('test_webhook_limit', '0'); delete_option('test_clock_held');`);
       }
       // 0 turns the limit off.
       expect((await postWebhook({})).status).toBe(400);
@@ -375,7 +383,7 @@ add_filter('pre_http_request', static function ($pre, $args, $url) {
     it('answers an order status asked too often from one IP with 429; another order is counted apart', async () => {
       const first = (await placeOrder('12.50', 1)).order_id;
       const second = (await placeOrder('12.50', 1)).order_id;
-      await awayFromWindowEnd();
+      await holdKernelTimeInOneWindow();
       await shop.wp.run(`update_option('test_status_limit', '2');`);
       try {
         const url = await statusUrl(first);
@@ -383,14 +391,14 @@ add_filter('pre_http_request', static function ($pre, $args, $url) {
         expect((await fetch(url)).status).toBe(200);
         const refused = await fetch(url);
         expect(refused.status).toBe(429);
-        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        expect(refused.headers.get('retry-after')).toBe('50');
         expect(refused.headers.get('cache-control')).toContain('no-store');
         expect(await refused.json()).toMatchObject({ status: 'error', error: { code: 'rate_limited' } });
         expect((await fetch(await statusUrl(second))).status).toBe(200);
         // A wrong key is refused before anything is counted or asked.
         expect([401, 403]).toContain((await fetch(await statusUrl(second, 'wc_order_wrong'))).status);
       } finally {
-        await shop.wp.run(`delete_option('test_status_limit');`);
+        await shop.wp.run(`delete_option('test_status_limit'); delete_option('test_clock_held');`);
       }
     });
   });

@@ -21,7 +21,7 @@ beforeAll(async () => {
   });
   zipPath = path;
   files = unzipSync(new Uint8Array(readFileSync(path)));
-}, 120_000);
+});
 
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 

@@ -21,7 +21,7 @@ import { count, lit, useShop } from './support/shop.js';
 const REVERTED = 'Order status changed from Processing to Pending payment.';
 const KEPT = 'tried to set the order to';
 
-describe('paid orders stay paid, on PHP 8.3', { timeout: 60_000 }, () => {
+describe('paid orders stay paid, on PHP 8.3', () => {
   const shop = useShop({ php: '8.3', workers: 3 });
   const { placeOrder, viewOrder, codeOf, waitForStatus } = shop;
 
@@ -92,7 +92,7 @@ add_filter('http_response', static function ($response, $args, $url) {
     );
     await shop.activate("update_option('woocommerce_custom_orders_table_data_sync_enabled', 'yes');");
     await shop.configure(100);
-  }, 120_000);
+  });
 
   describe('the harness, as WooCommerce 10.0.2 behaves', () => {
     it("copies an older posts copy written in the paid order's last second over it on the next request's first read; saving that object reverts the order and gives its stock back", async () => {
@@ -170,7 +170,6 @@ add_filter('http_response', static function ($response, $args, $url) {
       // order meanwhile would be a third request syncing the same stale copy.
       await expect
         .poll(() => shop.wp.json<string | false>(`echo json_encode(get_option('test_read_saw'));`), {
-          timeout: 15_000,
           interval: 250,
         })
         .toBe(`processing ${code}`);
@@ -255,7 +254,7 @@ add_filter('http_response', static function ($response, $args, $url) {
             answers.push(await buyerStatus(shown.id));
             return answers.at(-1)?.state;
           },
-          { timeout: 20_000, interval: 1_000 },
+          { interval: 1_000 },
         )
         .toBe('paid');
       for (const answer of answers.slice(0, -1)) {
@@ -296,7 +295,6 @@ add_filter('http_response', static function ($response, $args, $url) {
         // The service's webhook is booking the payment now, holding the order.
         await expect
           .poll(() => shop.wp.json<string | false>(`echo json_encode(get_option('test_booking_held'));`), {
-            timeout: 15_000,
             interval: 200,
           })
           .toBe('yes');

@@ -15,7 +15,7 @@ const NOT_ENOUGH = 'Sorry, we do not have enough "Poster" in stock to fulfill yo
 const UNPAID_CANCELLED = 'Unpaid order cancelled - time limit reached.';
 
 // Webhooks and polls take a few seconds each on a busy machine.
-describe('a crypto order in WordPress on PHP 8.3', { timeout: 60_000 }, () => {
+describe('a crypto order in WordPress on PHP 8.3', () => {
   const shop = useShop({ php: '8.3' });
   const { clock, placeOrder, viewOrder, codeOf, postWebhook, runScheduledPoll, waitForStatus } = shop;
 
@@ -25,7 +25,7 @@ describe('a crypto order in WordPress on PHP 8.3', { timeout: 60_000 }, () => {
   const errorsOf = (placed: { notices: Record<string, { notice: string }[]> }) =>
     (placed.notices.error ?? []).map((notice) => notice.notice);
 
-  beforeAll(() => shop.activate(), 60_000);
+  beforeAll(() => shop.activate());
 
   describe('stock while the buyer pays', () => {
     const orders: number[] = [];

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { ServerOptions } from '../../src/index.js';
-import { eventually } from '../helpers.js';
+import { EVENT_DEADLINE_MS, eventually } from '../helpers.js';
 import type { LocalChain } from './local-chain.js';
 
 /** A merchant wallet nobody else pays in these tests (lowercase hex is what logs carry). */
@@ -53,7 +53,11 @@ export async function watcherHealth(apiBase: string): Promise<PolygonHealth> {
 }
 
 /** Waits until the watcher has scanned the chain's current head, so what it saw can be asserted. */
-export async function waitForScan(apiBase: string, chain: LocalChain, timeoutMs = 10_000): Promise<void> {
+export async function waitForScan(
+  apiBase: string,
+  chain: LocalChain,
+  timeoutMs = EVENT_DEADLINE_MS,
+): Promise<void> {
   const head = await chain.head();
   await eventually(async () => {
     const health = await watcherHealth(apiBase);

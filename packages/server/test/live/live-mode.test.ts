@@ -5,7 +5,13 @@ import {
   type Transaction,
 } from '@cryptocheckout/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startTestServer, startWebhookReceiver, type TestServer } from '../helpers.js';
+import {
+  EVENT_DEADLINE_MS,
+  eventually,
+  startTestServer,
+  startWebhookReceiver,
+  type TestServer,
+} from '../helpers.js';
 import { OPERATOR_TOKEN, operatorRequest } from '../operator-helpers.js';
 import {
   liveCheckoutBody,
@@ -29,7 +35,7 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   server = await startTestServer({ ...liveOptions(chain, usdc), operatorToken: OPERATOR_TOKEN });
   apiBase = `${server.url}/api`;
-}, 60_000);
+});
 afterAll(async () => {
   await server?.dispose();
   await receiver?.close();
@@ -50,7 +56,11 @@ async function openCheckout(overrides: Record<string, unknown> = {}) {
 
 const lookup = (code: string): Promise<Transaction> => server.client.getTransaction(code);
 
-async function statusBecomes(code: string, status: string, timeoutMs = 10_000): Promise<Transaction> {
+async function statusBecomes(
+  code: string,
+  status: string,
+  timeoutMs = EVENT_DEADLINE_MS,
+): Promise<Transaction> {
   return eventually(async () => {
     const transaction = await lookup(code);
     expect(transaction.status).toBe(status);
@@ -200,14 +210,14 @@ describe('live mode on a local EVM chain', () => {
         const health = await watcherHealth(apiBase);
         expect(health.consecutiveFailures).toBeGreaterThanOrEqual(3);
         return health;
-      }, 15_000);
+      });
       expect(failing.lastError).toBeTruthy();
       expect(chain.requestsSeen).toBeGreaterThan(seen); // it retried rather than gave up
       expect((await lookup(code)).status).toBe('pending');
     } finally {
       chain.rpcUp();
     }
-    const settled = await statusBecomes(code, 'settled', 20_000);
+    const settled = await statusBecomes(code, 'settled');
     expect(settled.payments).toHaveLength(1);
     expect((await watcherHealth(apiBase)).lastError).toBeNull();
   });
@@ -253,7 +263,7 @@ describe('live mode: late payments', () => {
       })) as CryptoPaymentLink;
       await eventually(async () => {
         expect((await lateServer.client.getTransaction(created.transaction_code)).status).toBe('expired');
-      }, 10_000);
+      });
       // Block times are whole seconds: a block of the second the checkout expired in is on time.
       await new Promise((resolve) => setTimeout(resolve, 1100));
       await chain.transfer(usdc, MERCHANT_WALLET, decimalToScaled(link.amount, 6));
@@ -262,7 +272,7 @@ describe('live mode: late payments', () => {
         const transaction = await lateServer.client.getTransaction(created.transaction_code);
         expect(transaction.status).toBe('settled');
         return transaction;
-      }, 10_000);
+      });
       expect(settled.late).toBe(true);
     } finally {
       await lateServer.dispose();

@@ -17,7 +17,7 @@ beforeAll(async () => {
   first = await startTestServer(liveOptions(chain, usdc, 2));
   // A second node on the same database watches the same chain at the same time.
   second = await startTestServer(liveOptions(chain, usdc, 2), first.dataDir);
-}, 60_000);
+});
 afterAll(async () => {
   await second?.close();
   await first?.dispose();
@@ -46,10 +46,10 @@ it('two server nodes watching one chain record each transfer once and send one w
       const transaction = await first.client.getTransaction(code);
       expect(transaction.status).toBe('settled');
       return transaction;
-    }, 15_000);
+    });
     expect(settled.payments).toHaveLength(1);
   }
-  await receiver.waitFor(5, 10_000);
+  await receiver.waitFor(5);
   // Let both watchers pass over the blocks again; nothing more may arrive.
   await chain.mine(2);
   await new Promise((resolve) => setTimeout(resolve, 500));

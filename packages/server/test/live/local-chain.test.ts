@@ -58,7 +58,7 @@ beforeAll(async () => {
   // No retries: the rpcDown tests must see the first failure.
   client = createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0 }) });
   token = await chain.deployToken('USDC', 6);
-}, 120_000);
+});
 
 afterAll(async () => {
   await chain?.close();

@@ -21,7 +21,7 @@ beforeAll(async () => {
   usdc = await chain.deployToken('USDC', 6);
   dataDir = mkdtempSync(join(tmpdir(), 'cryptocheckout-watcher-race-'));
   db = await openDatabase({ kind: 'sqlite', dataDir });
-}, 60_000);
+});
 afterAll(async () => {
   await closeDatabase(db);
   await chain?.close();

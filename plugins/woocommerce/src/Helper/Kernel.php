@@ -9,13 +9,15 @@ defined('ABSPATH') || exit;
 use CryptoCheckout\WooCommerce\Order\LegacyImport;
 use CryptoCheckout\WooCommerce\Order\WooCommerceOrderPort;
 use CryptoCheckout\WooCommerce\Order\WpdbSqlPort;
+use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\Clock;
 use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\Kernel as PluginKernel;
 
 /**
  * The one place the plugin kernel is assembled over WooCommerce: the order port, the ledger on the
  * site's database, the WordPress HTTP API, the site's translations and the public endpoints' limits
  * (filters cryptocheckout_wc_webhook_rate_limit, cryptocheckout_wc_status_rate_limit: requests a
- * minute, 0 for none). Every entry point calls one method of what get() returns.
+ * minute, 0 for none) and its time (filter cryptocheckout_wc_clock: a Clock, e.g. a site whose PHP
+ * clock is off, or a test that moves time). Every entry point calls one method of what get() returns.
  */
 final class Kernel
 {
@@ -30,7 +32,8 @@ final class Kernel
     {
         $settings = get_option('woocommerce_cryptocheckout_settings', []);
         $debug = is_array($settings) && ($settings['debug'] ?? 'no') === 'yes';
-        $kernel = (new PluginKernel(new WooCommerceOrderPort($debug), new WpdbSqlPort(), new WordPressTransport(), [self::class, 'translate']))->withLimits(
+        $clock = apply_filters('cryptocheckout_wc_clock', null);
+        $kernel = (new PluginKernel(new WooCommerceOrderPort($debug), new WpdbSqlPort(), new WordPressTransport(), [self::class, 'translate'], $clock instanceof Clock ? $clock : null))->withLimits(
             (int) apply_filters('cryptocheckout_wc_webhook_rate_limit', PluginKernel::WEBHOOK_LIMIT),
             (int) apply_filters('cryptocheckout_wc_status_rate_limit', PluginKernel::STATUS_LIMIT, $orderId)
         );

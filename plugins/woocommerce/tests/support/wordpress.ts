@@ -2,19 +2,22 @@
  * Boots real WordPress 6.5 offline (@wp-playground/cli, WordPress from
  * @wp-playground/wordpress-builds, SQLite) with the WooCommerce harness installed as the
  * "woocommerce" plugin and this plugin mounted from its staged copy (./staged-plugin.ts: built in
- * os.tmpdir() once per change of its sources, never in the working tree). Boot once per test file.
+ * os.tmpdir() once per change of its sources, never in the working tree). WordPress is installed
+ * once per PHP version (./installed-wordpress.ts); each boot copies that installation, so every
+ * test file gets a clean database. Boot once per test file.
  *
  * WordPress 6.5 is the newest release reachable offline: the npm registry is the only source here,
  * and @wp-playground/wordpress-builds (0.9.19, its newest) ships 6.2–6.5 plus a 6.6 RC and a
  * 6.7 alpha nightly, no 6.7+ release. 6.5 is also the plugin's declared minimum.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as playgroundCli from '@wp-playground/cli';
 import { unzipSync } from 'fflate';
+import { installedWordPress } from './installed-wordpress.js';
 import { stagedPlugin } from './staged-plugin.js';
 
 export const PLUGIN_DIR = fileURLToPath(new URL('../..', import.meta.url));
@@ -60,25 +63,54 @@ export function extractWordPress(dir: string): void {
   }
 }
 
+/** Extracts WordPress into `dir` and runs its installer there (SQLite, no plugins). */
+async function installWordPress(dir: string, php: string): Promise<void> {
+  extractWordPress(dir);
+  const installer = await runCLI({
+    command: 'server',
+    php,
+    port: 0,
+    verbosity: 'quiet',
+    workers: 1,
+    wordpressInstallMode: 'install-from-existing-files',
+    'mount-before-install': [{ hostPath: dir, vfsPath: '/wordpress' }],
+    skipBrowser: true,
+    blueprint: { steps: [] },
+  });
+  await installer[Symbol.asyncDispose]();
+}
+
 export async function bootWordPress(
   options: { php?: '7.4' | '8.3'; workers?: number } = {},
 ): Promise<WordPressSite> {
+  const php = options.php ?? '8.3';
   const pluginDir = await stagedPlugin();
+  const installation = await installedWordPress(php, (dir) => installWordPress(dir, php));
   const root = mkdtempSync(join(tmpdir(), 'cryptocheckout-wp-'));
   const wordpressDir = join(root, 'wordpress');
-  extractWordPress(wordpressDir);
+  cpSync(installation, wordpressDir, { recursive: true });
   const contentDir = join(wordpressDir, 'wp-content');
   mkdirSync(join(contentDir, 'mu-plugins'), { recursive: true });
   mkdirSync(join(contentDir, 'plugins', 'woocommerce'), { recursive: true });
   mkdirSync(join(contentDir, 'plugins', 'cryptocheckout-for-woocommerce'), { recursive: true });
 
+  // A test site is offline and runs its scheduled events when a test says so. Without these, the
+  // first page view spawns WP-Cron, whose update checks wait on api.wordpress.org for up to a
+  // minute while holding the site's only PHP worker, and a WP-Cron request running beside a test
+  // can write an older cron array back over one the test just saved (as WordPress does). The
+  // plugin's own schedule is still registered as in a shop; the tests run its events directly.
+  writeFileSync(
+    join(contentDir, 'mu-plugins', '0-test-site.php'),
+    "<?php\ndefine('WP_HTTP_BLOCK_EXTERNAL', true);\ndefine('DISABLE_WP_CRON', true);\n",
+  );
+
   const server = await runCLI({
     command: 'server',
-    php: options.php ?? '8.3',
+    php,
     port: 0,
     verbosity: 'quiet',
     workers: options.workers ?? 1,
-    wordpressInstallMode: 'install-from-existing-files',
+    wordpressInstallMode: 'do-not-attempt-installing',
     'mount-before-install': [{ hostPath: wordpressDir, vfsPath: '/wordpress' }],
     mount: [
       { hostPath: HARNESS_DIR, vfsPath: '/wordpress/wp-content/plugins/woocommerce' },

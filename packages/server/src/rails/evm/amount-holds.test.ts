@@ -67,7 +67,7 @@ function amountHoldsSuite(label: string, skip: boolean, storage: () => TestStora
     beforeAll(async () => {
       testStorage = storage();
       db = await testStorage.open();
-    }, 60_000);
+    });
 
     afterAll(async () => {
       await testStorage?.close(db);
@@ -227,7 +227,7 @@ function amountHoldsSuite(label: string, skip: boolean, storage: () => TestStora
       // Once the window of the fillers passes, the range is free again.
       now = new Date(START.getTime() + DAY_MS + 1);
       expect(await ask('tx-full')).toBe('12.340001');
-    }, 60_000);
+    });
 
     it('keeps every digit of a large due amount with its tag', async () => {
       expect(await ask('tx-a', { dueAmount: '99999.999999' })).toBe('100000.000000');

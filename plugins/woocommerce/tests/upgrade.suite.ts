@@ -2,7 +2,8 @@
  * The upgrade from 0.1.0 in place, in real WordPress on SQLite (PHP 8.3), for each order storage
  * WooCommerce has: HPOS, and the legacy posts storage. The orders of both released layouts are
  * written while the plugin is not active, as its earlier versions left them; then the new plugin
- * is switched on and the next requests upgrade it (support/upgrade-scenario.ts).
+ * is switched on and the next requests upgrade it (support/upgrade-scenario.ts). upgrade-hpos.test.ts
+ * and upgrade-posts.test.ts each run it on one storage, so the two run side by side.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,10 +19,9 @@ import { lit, useShop } from './support/shop.js';
 import { FAIL_IMPORT_MU_PLUGIN, upgradeScenario } from './support/upgrade-scenario.js';
 import { PLUGIN_FILE } from './support/wordpress.js';
 
-describe.each(['hpos', 'posts'] as const)(
-  'upgrade from 0.1.0 in place, orders in %s storage, on PHP 8.3',
-  { timeout: 60_000 },
-  (storage) => {
+/** The upgrade suite with the orders in `storage`, as its own test file runs it. */
+export function upgradeSuite(storage: 'hpos' | 'posts'): void {
+  describe(`upgrade from 0.1.0 in place, orders in ${storage} storage, on PHP 8.3`, () => {
     const shop = useShop({ php: '8.3' });
     const site: UpgradeSite = {
       json: (code) => shop.wp.json(code),
@@ -52,8 +52,8 @@ describe.each(['hpos', 'posts'] as const)(
           `echo json_encode(\\Automattic\\WooCommerce\\Utilities\\OrderUtil::custom_orders_table_usage_is_enabled());`,
         ),
       ).toBe(storage === 'hpos');
-    }, 240_000);
+    });
 
     upgradeScenario(() => ({ site, service: shop.service, orders }));
-  },
-);
+  });
+}

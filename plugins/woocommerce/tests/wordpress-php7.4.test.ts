@@ -1,0 +1,4 @@
+// The WordPress suite (./wordpress.suite.ts) on PHP 7.4; its own file, so the two versions run side by side.
+import { wordpressSuite } from './wordpress.suite.js';
+
+wordpressSuite('7.4');
