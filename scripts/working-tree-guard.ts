@@ -12,9 +12,7 @@ function treeState(): Set<string> {
   const output = execFileSync(
     'git',
     ['status', '--porcelain=v1', '--ignored=traditional', '--untracked-files=normal'],
-    {
-      encoding: 'utf8',
-    },
+    { encoding: 'utf8' },
   );
   return new Set(output.split('\n').filter((line) => line !== '' && !line.slice(3).startsWith(REPORTS)));
 }
@@ -27,7 +25,7 @@ export default function setup(): () => void {
       // Vitest reports an error thrown here but still exits 0; the exit code is set as well.
       process.exitCode = 1;
       throw new Error(
-        `The tests changed the working tree (they must write into os.tmpdir()):\n${added.join('\n')}`,
+        `The working tree changed during the test run. Tests must write into os.tmpdir(); if you edited these files yourself meanwhile, run again:\n${added.join('\n')}`,
       );
     }
   };

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SandboxPaymentRequest, Transaction } from '@cryptocheckout/core';
 import type { RunningServer, ServerOptions, WebhookDelivery } from '@cryptocheckout/server';
+import { EVENT_DEADLINE_MS } from './deadline.js';
 
 export type { Transaction, WebhookDelivery };
 
@@ -11,8 +12,12 @@ export type SandboxPaymentSize = NonNullable<SandboxPaymentRequest['size']>;
 
 /**
  * What `startServer` takes, minus what the helper decides: sandbox mode and a fresh temporary
- * SQLite directory. `host` (127.0.0.1), `port` (0: a free one) and `logLevel` (`silent`) have
- * test defaults; everything else (clock, sweepIntervalMs, webhooks, expiryMinutes…) passes through.
+ * SQLite directory. `host` (127.0.0.1), `port` (0: a free one), `logLevel` (`silent`) and
+ * `webhooks.timeoutMs` have test defaults; everything else (clock, sweepIntervalMs, webhooks,
+ * expiryMinutes…) passes through. A webhook waits for its answer as long as a test waits for an
+ * event (EVENT_DEADLINE_MS), not the server's 8 s: on a busy machine a WordPress site can take
+ * longer than that to answer, and a delivery recorded as timed out would only be retried on the
+ * service's clock, which many suites hold still.
  */
 export type SandboxServiceOptions = Omit<ServerOptions, 'mode' | 'dataDir' | 'databaseUrl'>;
 
@@ -70,6 +75,7 @@ export async function startSandboxService(options: SandboxServiceOptions = {}): 
       port: 0,
       logLevel: 'silent',
       ...options,
+      webhooks: { timeoutMs: EVENT_DEADLINE_MS, ...options.webhooks },
       mode: 'sandbox',
       dataDir,
     });
