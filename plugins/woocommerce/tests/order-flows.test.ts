@@ -1,5 +1,5 @@
 /**
- * Order flows around the checkout and the order (PHP 8.3, one WordPress boot): refusing a total no
+ * Order flows around the checkout and the order (PHP 8, one WordPress boot): refusing a total no
  * rail takes, what the buyer's status box offers once the payment window closed, which orders the
  * status endpoint answers for, the order screen's Crypto Checkout box with "Check payment now", and
  * the throttling of the public endpoints.
@@ -12,8 +12,8 @@ import { count, useShop } from './support/shop.js';
 /** Longer than Runner::BUYER_CHECK_SECONDS, so the buyer's next page checks the service again. */
 const BUYER_CHECK_PAUSE_SECONDS = 6;
 
-describe('order flows on PHP 8.3', () => {
-  const shop = useShop({ php: '8.3' });
+describe('order flows on PHP 8', () => {
+  const shop = useShop({ php: '8' });
   const { clock, placeOrder, viewOrder, codeOf, postWebhook, runScheduledPoll } = shop;
 
   beforeAll(() => {

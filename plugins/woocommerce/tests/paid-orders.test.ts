@@ -1,7 +1,7 @@
 /**
  * A paid order stays paid (issue 27), in real WordPress with the WooCommerce 10.0.2 harness in its
  * compatibility mode (HPOS authoritative, posts kept in sync, as the real shop that showed the
- * defect), PHP 8.3, one boot with three workers (a webhook, a buyer's page and the test at once).
+ * defect), PHP 8, one boot with three workers (a webhook, a buyer's page and the test at once).
  *
  * - What WooCommerce itself does: an order object that did not see the payment (read before it, or
  *   migrated on read from an older posts copy) writes the unpaid status back when it is saved, with
@@ -21,8 +21,8 @@ import { count, lit, useShop } from './support/shop.js';
 const REVERTED = 'Order status changed from Processing to Pending payment.';
 const KEPT = 'tried to set the order to';
 
-describe('paid orders stay paid, on PHP 8.3', () => {
-  const shop = useShop({ php: '8.3', workers: 3 });
+describe('paid orders stay paid, on PHP 8', () => {
+  const shop = useShop({ php: '8', workers: 3 });
   const { placeOrder, viewOrder, codeOf, waitForStatus } = shop;
 
   /** The order as the authoritative storage holds it now, for a stale posts copy later. */

@@ -1,5 +1,5 @@
 /**
- * Stock and WooCommerce's unpaid-order cancel around a crypto order, in real WordPress (PHP 8.3)
+ * Stock and WooCommerce's unpaid-order cancel around a crypto order, in real WordPress (PHP 8)
  * with the WooCommerce 10.0 harness and the reference server in sandbox mode. One boot.
  *
  * - Stock follows WooCommerce's pattern for off-site gateways: while the order awaits payment its
@@ -15,8 +15,8 @@ const NOT_ENOUGH = 'Sorry, we do not have enough "Poster" in stock to fulfill yo
 const UNPAID_CANCELLED = 'Unpaid order cancelled - time limit reached.';
 
 // Webhooks and polls take a few seconds each on a busy machine.
-describe('a crypto order in WordPress on PHP 8.3', () => {
-  const shop = useShop({ php: '8.3' });
+describe('a crypto order in WordPress on PHP 8', () => {
+  const shop = useShop({ php: '8' });
   const { clock, placeOrder, viewOrder, codeOf, postWebhook, runScheduledPoll, waitForStatus } = shop;
 
   /** Units of the product held by pending orders (what other buyers cannot take). */

@@ -1,5 +1,5 @@
 /**
- * The upgrade from 0.1.0 in place, in real WordPress on SQLite (PHP 8.3), for each order storage
+ * The upgrade from 0.1.0 in place, in real WordPress on SQLite (PHP 8), for each order storage
  * WooCommerce has: HPOS, and the legacy posts storage. The orders of both released layouts are
  * written while the plugin is not active, as its earlier versions left them; then the new plugin
  * is switched on and the next requests upgrade it (support/upgrade-scenario.ts). upgrade-hpos.test.ts
@@ -21,8 +21,8 @@ import { PLUGIN_FILE } from './support/wordpress.js';
 
 /** The upgrade suite with the orders in `storage`, as its own test file runs it. */
 export function upgradeSuite(storage: 'hpos' | 'posts'): void {
-  describe(`upgrade from 0.1.0 in place, orders in ${storage} storage, on PHP 8.3`, () => {
-    const shop = useShop({ php: '8.3' });
+  describe(`upgrade from 0.1.0 in place, orders in ${storage} storage, on PHP 8`, () => {
+    const shop = useShop({ php: '8' });
     const site: UpgradeSite = {
       json: (code) => shop.wp.json(code),
       webhook: (body) => shop.postWebhook(body),

@@ -1,15 +1,15 @@
 /**
  * The plugin in real WordPress 6.5 (SQLite) with the WooCommerce 10.0 harness, against the real
- * reference server in sandbox mode, on the oldest PHP the plugin supports (7.4) and a current one
- * (8.3). One WordPress boot per PHP version: wordpress-php7.4.test.ts and wordpress-php8.3.test.ts
- * each run this suite on one, so the two run side by side.
+ * reference server in sandbox mode, on the oldest PHP the plugin supports (7.4) and a current PHP 8
+ * (support/wordpress.ts says which). One WordPress boot per PHP version: wordpress-php7.4.test.ts
+ * and wordpress-php8.test.ts each run this suite on one, so the two run side by side.
  */
 import { describe, expect, it } from 'vitest';
 import { count, lit, useShop, WALLET } from './support/shop.js';
-import { PLUGIN_FILE } from './support/wordpress.js';
+import { PLUGIN_FILE, type WordPressPhp } from './support/wordpress.js';
 
 /** The suite on PHP `php`, as its own test file runs it. */
-export function wordpressSuite(php: '7.4' | '8.3'): void {
+export function wordpressSuite(php: WordPressPhp): void {
   describe(`WordPress on PHP ${php}`, () => {
     const shop = useShop({ php });
     const {

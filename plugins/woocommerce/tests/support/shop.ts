@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EVENT_DEADLINE_MS, type SandboxService, startSandboxService } from '@cryptocheckout/php-testkit';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { bootWordPress, PLUGIN_FILE, type WordPressSite } from './wordpress.js';
+import { bootWordPress, PLUGIN_FILE, type WordPressPhp, type WordPressSite } from './wordpress.js';
 
 export const WALLET = '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359';
 
@@ -97,7 +97,7 @@ export interface Shop {
 }
 
 /** Boots the shop in the calling describe's beforeAll and disposes of it afterwards. */
-export function useShop(options: { php?: '7.4' | '8.3'; workers?: number } = {}): Shop {
+export function useShop(options: { php?: WordPressPhp; workers?: number } = {}): Shop {
   const workers = options.workers ?? 2;
   let now = Date.now();
   let pollRound = 0;

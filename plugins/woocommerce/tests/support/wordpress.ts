@@ -1,10 +1,18 @@
 /**
- * Boots real WordPress 6.5 offline (@wp-playground/cli, WordPress from
- * @wp-playground/wordpress-builds, SQLite) with the WooCommerce harness installed as the
- * "woocommerce" plugin and this plugin mounted from its staged copy (./staged-plugin.ts: built in
- * os.tmpdir() once per change of its sources, never in the working tree). WordPress is installed
- * once per PHP version (./installed-wordpress.ts); each boot copies that installation, so every
- * test file gets a clean database. Boot once per test file.
+ * Boots real WordPress 6.5 offline with the WooCommerce harness installed as the "woocommerce"
+ * plugin and this plugin from its staged copy (./staged-plugin.ts: built in os.tmpdir() once per
+ * change of its sources, never in the working tree), on SQLite through the drop-in WordPress
+ * Playground uses. WordPress is installed once per PHP version by @wp-playground/cli
+ * (./installed-wordpress.ts); each boot copies that installation, so every test file gets a clean
+ * database. Boot once per test file.
+ *
+ * Which PHP serves the site:
+ * - `'7.4'`: php-wasm 7.4 through @wp-playground/cli (the oldest PHP the plugin supports; no
+ *   distribution here ships it).
+ * - `'8'`: Debian's PHP 8 (`php -S`, ./native-wordpress.ts) when it is installed with pdo_sqlite,
+ *   as on CI (8.2 on Debian 12); else php-wasm 8.3. A WordPress request costs tens of
+ *   milliseconds there against most of a second in php-wasm, which was most of `npm test`'s time
+ *   (docs/testing.md). `CRYPTOCHECKOUT_WP_RUNTIME=php-wasm` forces php-wasm 8.3.
  *
  * WordPress 6.5 is the newest release reachable offline: the npm registry is the only source here,
  * and @wp-playground/wordpress-builds (0.9.19, its newest) ships 6.2–6.5 plus a 6.6 RC and a
@@ -18,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 import * as playgroundCli from '@wp-playground/cli';
 import { unzipSync } from 'fflate';
 import { installedWordPress } from './installed-wordpress.js';
+import { installSqliteDropIn, nativePhp, serveNative } from './native-wordpress.js';
 import { stagedPlugin } from './staged-plugin.js';
 
 export const PLUGIN_DIR = fileURLToPath(new URL('../..', import.meta.url));
@@ -36,6 +45,9 @@ interface PlaygroundServer {
 const { runCLI } = playgroundCli as unknown as {
   runCLI(args: Record<string, unknown>): Promise<PlaygroundServer>;
 };
+
+/** The PHP a site runs on (see the header). */
+export type WordPressPhp = '7.4' | '8';
 
 export interface WordPressSite {
   /** The site's origin, e.g. http://127.0.0.1:41234. */
@@ -81,9 +93,11 @@ async function installWordPress(dir: string, php: string): Promise<void> {
 }
 
 export async function bootWordPress(
-  options: { php?: '7.4' | '8.3'; workers?: number } = {},
+  options: { php?: WordPressPhp; workers?: number } = {},
 ): Promise<WordPressSite> {
-  const php = options.php ?? '8.3';
+  const native =
+    options.php !== '7.4' && process.env.CRYPTOCHECKOUT_WP_RUNTIME !== 'php-wasm' ? nativePhp() : null;
+  const php = options.php === '7.4' ? '7.4' : '8.3';
   const pluginDir = await stagedPlugin();
   const installation = await installedWordPress(php, (dir) => installWordPress(dir, php));
   const root = mkdtempSync(join(tmpdir(), 'cryptocheckout-wp-'));
@@ -103,6 +117,21 @@ export async function bootWordPress(
     join(contentDir, 'mu-plugins', '0-test-site.php'),
     "<?php\ndefine('WP_HTTP_BLOCK_EXTERNAL', true);\ndefine('DISABLE_WP_CRON', true);\n",
   );
+
+  if (native) {
+    // The installation php-wasm made, with the same SQLite drop-in the php-wasm CLI loads; the
+    // harness and the plugin are copied in, as a shop has them.
+    installSqliteDropIn(wordpressDir);
+    cpSync(HARNESS_DIR, join(contentDir, 'plugins', 'woocommerce'), { recursive: true });
+    cpSync(pluginDir, join(contentDir, 'plugins', 'cryptocheckout-for-woocommerce'), { recursive: true });
+    const site = await serveNative(native.binary, wordpressDir, options.workers ?? 1);
+    const run = site.run;
+    await run("if (empty(get_option('rewrite_rules'))) { flush_rewrite_rules(false); }");
+    return siteOf(site.url, contentDir, run, async () => {
+      await site.stop();
+      rmSync(root, { recursive: true, force: true });
+    });
+  }
 
   const server = await runCLI({
     command: 'server',
@@ -135,8 +164,21 @@ export async function bootWordPress(
     return { text: response.text, errors: response.errors, exitCode: response.exitCode };
   };
 
+  return siteOf(server.serverUrl, contentDir, run, async () => {
+    await server[Symbol.asyncDispose]();
+    rmSync(root, { recursive: true, force: true });
+  });
+}
+
+/** The site's helpers over its address, its content folder and a way to run PHP in it. */
+function siteOf(
+  url: string,
+  contentDir: string,
+  run: WordPressSite['run'],
+  dispose: () => Promise<void>,
+): WordPressSite {
   return {
-    url: server.serverUrl,
+    url,
     contentDir,
     run,
     async json(code) {
@@ -151,9 +193,6 @@ export async function bootWordPress(
       const file = join(contentDir, 'uploads', 'wc-logs', 'cryptocheckout.log');
       return existsSync(file) ? readFileSync(file, 'utf8') : '';
     },
-    async dispose() {
-      await server[Symbol.asyncDispose]();
-      rmSync(root, { recursive: true, force: true });
-    },
+    dispose,
   };
 }
