@@ -160,7 +160,6 @@ describeEachPhp(
     }
 
     it('gives up after its timeout (at most 5 seconds) on a server that hangs', async () => {
-      const started = Date.now();
       const result = (await php().runJson(`
         require '${CLIENT_MOUNT}/test/kernel/php/bootstrap.php';
         use CryptoCheckout\\Client\\Kernel\\ServiceProbe;
@@ -171,7 +170,8 @@ describeEachPhp(
       expect(result.message).toBe(
         `Service URL ${impostorUrl}/slow: no answer within 1 seconds. Check the address, and that the service is running and reachable from this server.`,
       );
-      expect(Date.now() - started).toBeLessThan(2_900);
+      // No clock: the server answers after 3 s, so a probe that waited for it would have read
+      // that answer instead of reporting the timeout above.
     });
 
     it('never waits longer than 5 seconds, whatever timeout it is given', async () => {
