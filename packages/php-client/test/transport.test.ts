@@ -63,7 +63,6 @@ describeEachPhp(
           php().runJson(`${LOAD_CLIENT}
             use CryptoCheckout\\Client\\Exception\\NetworkException;
             $transport = new CryptoCheckout\\Client\\Http\\${transport}();
-            $started = microtime(true);
             try {
                 $response = $transport->send(
                     ${phpString(method)},
@@ -82,7 +81,6 @@ describeEachPhp(
                 echo json_encode([
                     'network' => $exception->getMessage(),
                     'timeout' => $exception->isTimeout(),
-                    'seconds' => microtime(true) - $started,
                     'isBase' => $exception instanceof CryptoCheckout\\Client\\Exception\\CryptoCheckoutException,
                 ]);
             }
@@ -125,13 +123,10 @@ describeEachPhp(
         });
 
         it('throws a timeout NetworkException when the answer is late', async () => {
-          const result = (await send('GET', `${origin}/slow`, null, 1)) as {
-            timeout: boolean;
-            seconds: number;
-          };
+          const result = (await send('GET', `${origin}/slow`, null, 1)) as { timeout: boolean };
+          // The answer comes after 2.5 s, so a timeout means the transport gave up before it. No
+          // clock bounds: under load php-wasm's curl once reported its 1 s timeout after 14 ms.
           expect(result).toMatchObject({ timeout: true, isBase: true });
-          expect(result.seconds).toBeGreaterThanOrEqual(0.9);
-          expect(result.seconds).toBeLessThan(2.4);
         });
       });
     }
