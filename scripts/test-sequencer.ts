@@ -15,8 +15,8 @@ const ON_PHP_WASM = /\b(wordpressSuite\(|php: )'7\.4'/;
 /** 2 for a file booting WordPress on php-wasm, 1 for another file booting WordPress, else 0. */
 function startRank(file: string): number {
   const source = readFileSync(file, 'utf8');
-  if (!BOOTS_WORDPRESS.test(source) && !ON_PHP_WASM.test(source)) return 0;
-  return ON_PHP_WASM.test(source) ? 2 : 1;
+  if (ON_PHP_WASM.test(source)) return 2;
+  return BOOTS_WORDPRESS.test(source) ? 1 : 0;
 }
 
 export default class LongFilesFirst extends BaseSequencer {
