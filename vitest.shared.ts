@@ -11,6 +11,7 @@ export const workspaceAliases = {
   '@cryptocheckout/core/browser': fromRoot('./packages/core/src/browser/index.ts'),
   '@cryptocheckout/core/node': fromRoot('./packages/core/src/node/index.ts'),
   '@cryptocheckout/core': fromRoot('./packages/core/src/index.ts'),
+  '@cryptocheckout/contracts': fromRoot('./packages/contracts/src/index.ts'),
   // Test support other workspaces import. Its files are not published, so the server and the pay
   // page export it under the `source` condition only.
   '@cryptocheckout/server/testing/local-chain': fromRoot('./packages/server/test/live/local-chain.ts'),

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** Tables of the service. Amounts are decimal strings, times ISO 8601 UTC strings (sortable as text). */
 export interface DatabaseSchema {
   transactions: TransactionsTable;
@@ -9,6 +11,10 @@ export interface DatabaseSchema {
   chain_cursors: ChainCursorsTable;
   chain_transfers: ChainTransfersTable;
   transaction_events: TransactionEventsTable;
+  deposit_forwarders: DepositForwardersTable;
+  forwards: ForwardsTable;
+  forward_attempts: ForwardAttemptsTable;
+  forwarder_leases: ForwarderLeasesTable;
 }
 
 export interface TransactionsTable {
@@ -36,6 +42,8 @@ export interface TransactionsTable {
   settled_at: string | null;
   /** Optimistic concurrency: every update must name the version it read. */
   version: number;
+  /** 1 in deposit mode: payout_dispatched follows the forwards of the checkout's deposits. */
+  payout_by_forward: Generated<number>;
 }
 
 export interface PaymentsTable {
@@ -131,6 +139,16 @@ export interface ChainTransfersTable {
   unmatched_reason: string | null;
   confirmed: number;
   recorded_at: string;
+  /** 1 for a transfer into a deposit address (it is forwarded to the merchant). */
+  deposit: Generated<number>;
+  /** 1 once the transfer may be forwarded: the asked asset at once, another token on an operator's approval. */
+  forward_approved: Generated<number>;
+  /** The forward carrying this deposit to the merchant, once one does. */
+  forward_id: string | null;
+  /** An operator's decision on the transfer: `attached` to a checkout, `handled` outside, `forward`. */
+  resolution: string | null;
+  resolved_at: string | null;
+  resolution_note: string | null;
 }
 
 /** One status change of a transaction, written in the same database transaction as the change. */
@@ -142,4 +160,56 @@ export interface TransactionEventsTable {
   from_status: string;
   to_status: string;
   late: number;
+}
+
+/** Deposit mode: a checkout's forwarder address on a network (docs/deposit-mode.md). */
+export interface DepositForwardersTable {
+  network: string;
+  /** Lowercase hex, as chain logs carry it. */
+  address: string;
+  transaction_code: string;
+  payment_method: string;
+  /** The merchant's wallet the forwarder pays, lowercase hex. */
+  merchant: string;
+  /** The CREATE2 salt, 0x-prefixed 32 bytes. */
+  salt: string;
+  factory: string;
+  created_at: string;
+}
+
+/** Deposit mode: one forward transaction of a sweeper nonce, with what it carries. */
+export interface ForwardsTable {
+  forward_id: string;
+  network: string;
+  sweeper: string;
+  nonce: number | string | bigint;
+  /** `sending` (signed, maybe sent), `mined`, `confirmed`, `failed`. */
+  state: string;
+  /** JSON: the deposits (address, token, merchant, salt, amount) the forward pays out. */
+  items: string;
+  created_at: string;
+  updated_at: string;
+  /** The attempt that was mined, once one is. */
+  tx_hash: string | null;
+  block_number: number | string | bigint | null;
+  block_hash: string | null;
+  gas_used: number | string | bigint | null;
+  error: string | null;
+}
+
+/** Deposit mode: a signed version of a forward (the first, then each fee bump), stored before it is sent. */
+export interface ForwardAttemptsTable {
+  tx_hash: string;
+  forward_id: string;
+  raw_transaction: string;
+  max_fee_per_gas: string;
+  max_priority_fee_per_gas: string;
+  signed_at: string;
+}
+
+/** Deposit mode: the server node that sends forwards on a network, until when. */
+export interface ForwarderLeasesTable {
+  network: string;
+  holder: string;
+  until: string;
 }

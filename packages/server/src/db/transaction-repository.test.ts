@@ -32,6 +32,7 @@ function transactionRow(): TransactionRow {
     monitor_until: '2026-11-02T10:15:00.000Z',
     settled_at: null,
     version: 0,
+    payout_by_forward: 0,
   };
 }
 

@@ -226,4 +226,5 @@ const TRANSACTION_COLUMNS = [
   'monitor_until',
   'settled_at',
   'version',
+  'payout_by_forward',
 ] as const satisfies ReadonlyArray<keyof TransactionRow>;

@@ -138,6 +138,13 @@ export class CheckoutService implements PaymentSink {
       monitor_until: new Date(expiresAt.getTime() + this.deps.config.lateWindowMs).toISOString(),
       settled_at: null,
       version: 0,
+      payout_by_forward: this.deps.rails.paysOutByForward?.({
+        address: input.customer.wallet_address,
+        asset: input.customer.crypto_currency,
+        network: input.customer.crypto_currency_network,
+      })
+        ? 1
+        : 0,
     };
     await this.repository.insert(row);
     this.deps.logger.info(

@@ -42,7 +42,8 @@ export function transitionOf(row: TransactionRow, payments: readonly PaymentRow[
     late: derived.late ? 1 : 0,
     settled_at: derived.settledAt,
     payment_method: derived.paymentMethod,
-    payout_dispatched: derived.status === 'settled' ? 1 : 0,
+    // Deposit mode: the forwarder sets it once the deposits are on their way to the merchant.
+    payout_dispatched: row.payout_by_forward === 1 ? row.payout_dispatched : derived.status === 'settled' ? 1 : 0,
     version: row.version + 1,
   };
   return {

@@ -102,6 +102,11 @@ export interface PaymentRailProvider {
   }): Promise<PaymentRequest>;
   /** The wallet URI target of a rail when it differs from the catalogue's (a configured token contract or chain id). */
   tokenOverride?(rail: Rail): { contract: string; chainId: number } | undefined;
+  /**
+   * Whether payments to this wallet arrive at a deposit address and reach the wallet by a forward
+   * (deposit mode), so `payout_dispatched` follows the forward rather than the settlement.
+   */
+  paysOutByForward?(wallet: MerchantWallet): boolean;
   /** Where a fiat rail sends the buyer. */
   fiatRedirectUrl(transactionCode: string, rail: Rail, publicUrl: string): string;
   /** Starts watching for payments. */

@@ -55,6 +55,11 @@ export interface EvmNetworkConfig {
   maxBlockRange: number;
   /** Time between scans when the watcher has caught up (ms). */
   pollIntervalMs: number;
+  /**
+   * Deposit mode: the DepositFactory whose CREATE2 forwarders are the checkouts' deposit addresses
+   * (lowercase hex); absent in direct mode (docs/deposit-mode.md).
+   */
+  depositFactory?: string;
 }
 
 /** Live-mode settings as the CLI and `startServer` take them. */
@@ -71,6 +76,8 @@ export interface LiveRailOptions {
   pollIntervalMs?: number;
   /** Blocks per `eth_getLogs` call (default 500; many public endpoints allow no more). */
   maxBlockRange?: number;
+  /** Deposit mode per network: the DepositFactory's address, e.g. `{ POLYGON: '0x…' }`. */
+  depositFactories?: Partial<Record<string, string>>;
 }
 
 /** The audited default contract of an asset on a live network, from the core catalogue. */
@@ -109,8 +116,21 @@ export function resolveEvmNetworks(options: LiveRailOptions): EvmNetworkConfig[]
   for (const [label, map] of [
     ['--confirmations', options.confirmations],
     ['--chain-id', options.chainIds],
+    ['--deposit-factory', options.depositFactories],
   ] as const) {
     for (const key of Object.keys(map ?? {})) liveNetworkOf(key, label);
+  }
+  for (const [network, factory] of Object.entries(options.depositFactories ?? {})) {
+    if (!factory || !HEX_ADDRESS.test(factory)) {
+      throw new Error(
+        `--deposit-factory ${network}: "${factory ?? ''}" is not a contract address (0x and 40 hex digits); deploy one with cryptocheckout-server deploy-factory.`,
+      );
+    }
+    if (lookup(options.rpcUrls, network.toUpperCase()) === undefined) {
+      throw new Error(
+        `--deposit-factory ${network}: give the network's node too, with --rpc-url ${network.toUpperCase()}=<url>.`,
+      );
+    }
   }
   const tokenOverrides = new Map<string, string>();
   for (const [key, contract] of Object.entries(options.tokens ?? {})) {
@@ -159,7 +179,17 @@ export function resolveEvmNetworks(options: LiveRailOptions): EvmNetworkConfig[]
         `--rpc-url ${network}: chain id ${chainId} is not ${network}'s own, so name its token contracts with --token ${network}:USDC=0x….`,
       );
     }
-    return { network, rpcUrl, chainId, confirmations, tokens, maxBlockRange, pollIntervalMs };
+    const depositFactory = lookup(options.depositFactories, network)?.toLowerCase();
+    return {
+      network,
+      rpcUrl,
+      chainId,
+      confirmations,
+      tokens,
+      maxBlockRange,
+      pollIntervalMs,
+      ...(depositFactory ? { depositFactory } : {}),
+    };
   });
 }
 
