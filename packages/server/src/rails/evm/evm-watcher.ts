@@ -1,18 +1,14 @@
-import { randomUUID } from 'node:crypto';
-import { scaledToDecimal } from '@cryptocheckout/core';
-import type { Insertable } from 'kysely';
 import type { Logger } from 'pino';
-import { type Block, createPublicClient, http, type PublicClient, parseAbiItem } from 'viem';
-import type { ChainCursor, ChainTransferRow, LiveRailRepository } from '../../db/live-rail-repository.js';
-import type { ChainTransfersTable } from '../../db/schema.js';
-import { isRefusedPayment, type PaymentSink } from '../payment-rail-provider.js';
-import type { EvmNetworkConfig, WatchedToken } from './evm-networks.js';
+import { type Block, createPublicClient, http, type PublicClient } from 'viem';
+import type { DepositRepository } from '../../db/deposit-repository.js';
+import type { ChainCursor, LiveRailRepository } from '../../db/live-rail-repository.js';
+import type { PaymentSink } from '../payment-rail-provider.js';
+import type { EvmNetworkConfig } from './evm-networks.js';
+import type { Forwarder } from './forwarder.js';
+import { TransferConfirmer } from './transfer-confirmer.js';
+import { TransferLogSource } from './transfer-logs.js';
+import { type ObservedTransfer, TransferRecorder } from './transfer-recorder.js';
 
-const TRANSFER_EVENT = parseAbiItem(
-  'event Transfer(address indexed from, address indexed to, uint256 value)',
-);
-/** Wallets per `eth_getLogs` call: the `to` topic is an OR list, and endpoints cap request sizes. */
-const WALLETS_PER_CALL = 100;
 /** Longest wait between attempts while the RPC endpoint fails (ms). */
 const MAX_BACKOFF_MS = 60_000;
 
@@ -29,19 +25,25 @@ export interface WatcherHealth {
   blocksScanned: number;
   transfersSeen: number;
   reorganisations: number;
+  /** `eth_getLogs` calls made so far (bounded per block range whatever the number of addresses). */
+  logCalls: number;
 }
 
 type TickOutcome = 'behind' | 'caught_up';
 
 /**
- * Follows one EVM network for ERC-20 `Transfer` logs of the configured tokens to wallets with an
- * open live checkout, from a stored cursor, in bounded block ranges. Matched transfers are recorded
- * as payments awaiting confirmation and confirmed once `confirmations` blocks include them; a
- * transfer whose block leaves the chain first is retracted. docs/live-mode.md "The watcher".
+ * Follows one EVM network for ERC-20 `Transfer` logs of the configured tokens to the merchants'
+ * wallets with an open direct-mode checkout and to deposit addresses, from a stored cursor, in
+ * bounded block ranges. Transfers are recorded (TransferRecorder), confirmed once `confirmations`
+ * blocks include them or retracted when their block leaves the chain first (TransferConfirmer), and
+ * in deposit mode forwarded to the merchants (Forwarder). docs/live-mode.md "The watcher".
  */
 export class EvmWatcher {
-  private readonly client: PublicClient;
-  private readonly tokens: Map<string, WatchedToken>;
+  readonly client: PublicClient;
+  private readonly logs: TransferLogSource;
+  private readonly recorder: TransferRecorder;
+  readonly confirmer: TransferConfirmer;
+  private forwarder: Forwarder | undefined;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = true;
@@ -52,13 +54,26 @@ export class EvmWatcher {
   constructor(
     private readonly config: EvmNetworkConfig,
     private readonly repository: LiveRailRepository,
-    private readonly sink: PaymentSink,
+    sink: PaymentSink,
     private readonly clock: () => Date,
     private readonly logger: Logger,
+    /** Deposit mode: the checkouts' forwarder addresses are watched too. */
+    deposits?: DepositRepository,
   ) {
     // viem's own retries are off: the watcher backs off itself and resumes from its cursor.
     this.client = createPublicClient({ transport: http(config.rpcUrl, { retryCount: 0, timeout: 15_000 }) });
-    this.tokens = new Map(config.tokens.map((token) => [token.contract, token]));
+    this.logs = new TransferLogSource(
+      this.client,
+      new Map(config.tokens.map((token) => [token.contract, token])),
+    );
+    this.recorder = new TransferRecorder(config, repository, deposits, sink, clock, logger);
+    this.confirmer = new TransferConfirmer(
+      config,
+      repository,
+      sink,
+      (blockNumber) => this.blockAt(blockNumber),
+      logger,
+    );
     this.state = {
       chainId: config.chainId,
       confirmations: config.confirmations,
@@ -69,7 +84,13 @@ export class EvmWatcher {
       blocksScanned: 0,
       transfersSeen: 0,
       reorganisations: 0,
+      logCalls: 0,
     };
+  }
+
+  /** Deposit mode: the forwarder that runs after each step, on the same head. */
+  attachForwarder(forwarder: Forwarder): void {
+    this.forwarder = forwarder;
   }
 
   /** Whether buyers can be sent to this network: false once the endpoint reported another chain. */
@@ -77,8 +98,12 @@ export class EvmWatcher {
     return this.wrongChain === undefined;
   }
 
-  health(): WatcherHealth {
-    return { ...this.state };
+  health(): WatcherHealth & { forwarding?: ReturnType<Forwarder['health']> } {
+    return {
+      ...this.state,
+      logCalls: this.logs.calls,
+      ...(this.forwarder ? { forwarding: this.forwarder.health() } : {}),
+    };
   }
 
   /** Starts the scan loop; the first scan runs at once. */
@@ -155,7 +180,8 @@ export class EvmWatcher {
       await this.scan(cursor, to);
       if (to < head) outcome = 'behind';
     }
-    await this.confirmOrRetract(head);
+    await this.confirmer.confirmOrRetract(head);
+    await this.forwarder?.step(head);
     return outcome;
   }
 
@@ -178,174 +204,30 @@ export class EvmWatcher {
     const from = cursor.blockNumber + 1n;
     const toBlock = await this.blockAt(to);
     if (!toBlock?.hash) throw new Error(`block ${to} is not available yet`);
-    // Wallets whose holds cover the scanned blocks' time: a payment made while the server was down counts.
-    const wallets = await this.repository.watchedWallets(this.config.network, cursor.blockTime);
+    // Addresses whose holds cover the scanned blocks' time: a payment made while the server was down counts.
+    const recipients = await this.recorder.recipientsSince(cursor.blockTime);
     const headers = new Map<bigint, Block>([[to, toBlock]]);
-    for (let index = 0; index < wallets.length; index += WALLETS_PER_CALL) {
-      const logs = await this.client.getLogs({
-        address: [...this.tokens.keys()] as `0x${string}`[],
-        event: TRANSFER_EVENT,
-        args: { to: wallets.slice(index, index + WALLETS_PER_CALL) as `0x${string}`[] },
-        fromBlock: from,
-        toBlock: to,
-      });
-      for (const log of logs) {
-        if (log.removed || log.blockNumber === null || log.logIndex === null || log.transactionHash === null)
-          continue;
-        let header = headers.get(log.blockNumber);
-        if (!header) {
-          header = await this.blockAt(log.blockNumber);
-          if (!header) throw new Error(`block ${log.blockNumber} vanished during the scan; rescanning`);
-          headers.set(log.blockNumber, header);
-        }
-        // The endpoint answered from a fork the chain has left: scan again on the next tick.
-        if (header.hash !== log.blockHash)
-          throw new Error(`block ${log.blockNumber} changed during the scan; rescanning`);
-        await this.handleTransfer({
-          txHash: log.transactionHash,
-          logIndex: log.logIndex,
-          blockNumber: log.blockNumber,
-          blockHash: log.blockHash,
-          blockTime: new Date(Number(header.timestamp) * 1000),
-          token: this.tokens.get(log.address.toLowerCase())!,
-          from: (log.args.from ?? '').toLowerCase(),
-          to: (log.args.to ?? '').toLowerCase(),
-          value: log.args.value ?? 0n,
-        });
+    const observed: ObservedTransfer[] = [];
+    const logs =
+      recipients !== 'all' && recipients.length === 0 ? [] : await this.logs.read(from, to, recipients);
+    logs.sort((a, b) =>
+      a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
+    );
+    for (const log of logs) {
+      let header = headers.get(log.blockNumber);
+      if (!header) {
+        header = await this.blockAt(log.blockNumber);
+        if (!header) throw new Error(`block ${log.blockNumber} vanished during the scan; rescanning`);
+        headers.set(log.blockNumber, header);
       }
+      // The endpoint answered from a fork the chain has left: scan again on the next tick.
+      if (header.hash !== log.blockHash)
+        throw new Error(`block ${log.blockNumber} changed during the scan; rescanning`);
+      observed.push({ ...log, blockTime: new Date(Number(header.timestamp) * 1000) });
     }
+    this.state.transfersSeen += await this.recorder.recordAll(observed);
     this.state.blocksScanned += Number(to - cursor.blockNumber);
     await this.saveCursor(cursorOf(toBlock));
-  }
-
-  /** Records one transfer once: a payment when an open checkout holds its exact amount, else unmatched. */
-  private async handleTransfer(transfer: ObservedTransfer): Promise<void> {
-    const key = { network: this.config.network, txHash: transfer.txHash, logIndex: transfer.logIndex };
-    if (await this.repository.isKnown(key)) return;
-    this.state.transfersSeen++;
-    const amount = scaledToDecimal(transfer.value, transfer.token.decimals);
-    const row: Insertable<ChainTransfersTable> = {
-      network: this.config.network,
-      tx_hash: transfer.txHash,
-      log_index: transfer.logIndex,
-      block_number: transfer.blockNumber.toString(),
-      block_hash: transfer.blockHash,
-      block_time: transfer.blockTime.toISOString(),
-      token_contract: transfer.token.contract,
-      asset: transfer.token.asset,
-      from_address: transfer.from,
-      to_address: transfer.to,
-      amount,
-      transaction_code: null,
-      payment_id: null,
-      unmatched_reason: null,
-      confirmed: 0,
-      recorded_at: this.clock().toISOString(),
-    };
-    const holder = await this.repository.holderOf(
-      { network: this.config.network, asset: transfer.token.asset, walletAddress: transfer.to },
-      transfer.value,
-      row.block_time!,
-    );
-    if (!holder) {
-      await this.keepUnmatched(
-        row,
-        `No open checkout asks for exactly ${amount} ${transfer.token.asset} to this wallet.`,
-      );
-      return;
-    }
-    const paymentId = randomUUID();
-    let recordedElsewhere = false;
-    try {
-      await this.sink.recordPayment({
-        transactionCode: holder.transactionCode,
-        paymentMethod: holder.paymentMethod,
-        amount,
-        txId: transfer.txHash,
-        seenAt: transfer.blockTime,
-        confirmAt: null,
-        paymentId,
-        alongside: async (scope) => {
-          const stored = await this.repository.insertTransfer(
-            { ...row, transaction_code: holder.transactionCode, payment_id: paymentId },
-            scope,
-          );
-          // Another node stored this transfer (and its payment) first: roll this payment back.
-          if (!stored) {
-            recordedElsewhere = true;
-            throw new Error(`transfer ${transfer.txHash}:${transfer.logIndex} is recorded already`);
-          }
-        },
-      });
-    } catch (error) {
-      if (recordedElsewhere) return;
-      if (!isRefusedPayment(error)) throw error;
-      await this.keepUnmatched(
-        { ...row, transaction_code: holder.transactionCode },
-        `Checkout ${holder.transactionCode} asks for this amount but refused the payment: ${(error as Error).message}`,
-      );
-    }
-  }
-
-  private async keepUnmatched(row: Insertable<ChainTransfersTable>, reason: string): Promise<void> {
-    await this.repository.insertTransfer({ ...row, unmatched_reason: reason });
-    this.logger.warn(
-      {
-        network: this.config.network,
-        txHash: row.tx_hash,
-        amount: row.amount,
-        asset: row.asset,
-        to: row.to_address,
-      },
-      `unmatched transfer: ${reason}`,
-    );
-  }
-
-  /**
-   * Confirms transfers `confirmations` deep whose block is still on the chain, and retracts those
-   * whose block has left it (the payment goes, and the checkout returns to the state its other
-   * payments give it).
-   */
-  private async confirmOrRetract(head: bigint): Promise<void> {
-    const waiting = await this.repository.unconfirmedTransfers(this.config.network);
-    const headers = new Map<bigint, Block | undefined>();
-    for (const transfer of waiting) {
-      const blockNumber = BigInt(String(transfer.block_number));
-      const deep = head - blockNumber + 1n >= BigInt(this.config.confirmations);
-      if (!deep) continue;
-      if (!headers.has(blockNumber)) headers.set(blockNumber, await this.blockAt(blockNumber));
-      if (headers.get(blockNumber)?.hash !== transfer.block_hash) {
-        await this.retract(transfer);
-        continue;
-      }
-      await this.confirm(transfer);
-    }
-  }
-
-  private async confirm(transfer: ChainTransferRow): Promise<void> {
-    const key = keyOf(transfer);
-    if (transfer.payment_id && transfer.transaction_code) {
-      await this.sink.confirmPayment(transfer.transaction_code, transfer.payment_id, (scope) =>
-        this.repository.markTransferConfirmed(key, scope),
-      );
-    } else {
-      await this.repository.markTransferConfirmed(key);
-    }
-  }
-
-  private async retract(transfer: ChainTransferRow): Promise<void> {
-    const key = keyOf(transfer);
-    this.logger.warn(
-      { network: this.config.network, txHash: transfer.tx_hash, block: String(transfer.block_number) },
-      'transfer left the chain in a reorganisation; un-counting it',
-    );
-    if (transfer.payment_id && transfer.transaction_code && transfer.unmatched_reason === null) {
-      await this.sink.retractPayment(transfer.transaction_code, transfer.payment_id, (scope) =>
-        this.repository.deleteTransfer(key, scope),
-      );
-    } else {
-      await this.repository.deleteTransfer(key);
-    }
   }
 
   /**
@@ -361,14 +243,11 @@ export class EvmWatcher {
       { network: this.config.network, at: cursor.blockNumber.toString(), rescanFrom: restart.toString() },
       'chain reorganisation: the scanned block is no longer on the chain',
     );
-    for (const transfer of await this.repository.unconfirmedTransfers(this.config.network)) {
-      const header = await this.blockAt(BigInt(String(transfer.block_number)));
-      if (header?.hash !== transfer.block_hash) await this.retract(transfer);
-    }
+    await this.confirmer.retractOrphans();
     await this.saveCursor(await this.cursorAt(restart));
   }
 
-  private async blockAt(blockNumber: bigint): Promise<Block | undefined> {
+  async blockAt(blockNumber: bigint): Promise<Block | undefined> {
     try {
       return await this.client.getBlock({ blockNumber });
     } catch (error) {
@@ -390,31 +269,12 @@ export class EvmWatcher {
   }
 }
 
-/** A `Transfer` log with the facts of its block. */
-interface ObservedTransfer {
-  txHash: string;
-  logIndex: number;
-  blockNumber: bigint;
-  blockHash: string;
-  blockTime: Date;
-  token: WatchedToken;
-  /** Lowercase hex. */
-  from: string;
-  to: string;
-  /** Base units. */
-  value: bigint;
-}
-
 function cursorOf(block: Block): ChainCursor {
   return {
     blockNumber: block.number!,
     blockHash: block.hash!,
     blockTime: new Date(Number(block.timestamp) * 1000).toISOString(),
   };
-}
-
-function keyOf(transfer: ChainTransferRow) {
-  return { network: transfer.network, txHash: transfer.tx_hash, logIndex: transfer.log_index };
 }
 
 function minBigInt(a: bigint, b: bigint): bigint {
