@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import pino, { type Logger } from 'pino';
 import { type ResolvedConfig, resolveConfig, type ServerOptions } from './config.js';
 import { closeDatabase, openDatabase } from './db/database.js';
@@ -50,7 +52,21 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     (config.mode === 'sandbox'
       ? sandboxRailProvider()
       : config.liveNetworks.length > 0
-        ? evmRailProvider({ db, networks: config.liveNetworks, clock, logger })
+        ? evmRailProvider({
+            db,
+            networks: config.liveNetworks,
+            clock,
+            logger,
+            ...(options.live?.sweeperKey
+              ? {
+                  deposits: {
+                    sweeperKey: options.live.sweeperKey as `0x${string}`,
+                    holder: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+                    ...(options.live.forwarding ? { forwarder: options.live.forwarding } : {}),
+                  },
+                }
+              : {}),
+          })
         : noLiveRailProvider());
   const service = new CheckoutService({
     db,

@@ -1,4 +1,5 @@
 import { getNetwork } from '@cryptocheckout/core';
+import type { ForwarderOptions } from './forwarder.js';
 
 /** Networks live mode can watch: EVM chains whose USDC/USDT transfers are ERC-20 `Transfer` logs. */
 export const LIVE_NETWORKS = ['POLYGON', 'ETHEREUM', 'BASE', 'ARBITRUM'] as const;
@@ -78,6 +79,13 @@ export interface LiveRailOptions {
   maxBlockRange?: number;
   /** Deposit mode per network: the DepositFactory's address, e.g. `{ POLYGON: '0x…' }`. */
   depositFactories?: Partial<Record<string, string>>;
+  /**
+   * Deposit mode: the private key (0x and 64 hex digits) of the sweeper, an account that holds only
+   * gas and pays for forwards. Required with `depositFactories`; never logged or shown.
+   */
+  sweeperKey?: string;
+  /** How forwards are sent (tests shorten the waits). */
+  forwarding?: ForwarderOptions;
 }
 
 /** The audited default contract of an asset on a live network, from the core catalogue. */
@@ -119,6 +127,18 @@ export function resolveEvmNetworks(options: LiveRailOptions): EvmNetworkConfig[]
     ['--deposit-factory', options.depositFactories],
   ] as const) {
     for (const key of Object.keys(map ?? {})) liveNetworkOf(key, label);
+  }
+  const depositNetworks = Object.keys(options.depositFactories ?? {});
+  if (depositNetworks.length > 0 && !options.sweeperKey) {
+    throw new Error(
+      `--deposit-factory ${depositNetworks.join(', ')} needs the sweeper's key, which pays the gas of forwards: --sweeper-key-file <path> or CRYPTOCHECKOUT_SWEEPER_KEY.`,
+    );
+  }
+  if (options.sweeperKey !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(options.sweeperKey)) {
+    // The value is a secret: the message never repeats it.
+    throw new Error(
+      'The sweeper key is not a private key (0x and 64 hex digits); check --sweeper-key-file or CRYPTOCHECKOUT_SWEEPER_KEY.',
+    );
   }
   for (const [network, factory] of Object.entries(options.depositFactories ?? {})) {
     if (!factory || !HEX_ADDRESS.test(factory)) {
