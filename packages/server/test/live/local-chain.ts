@@ -41,6 +41,12 @@ export interface LocalChain {
    * supply (10^9 whole tokens). Transfers queued before the call land in the same block.
    */
   deployToken(symbol: string, decimals: number): Promise<`0x${string}`>;
+  /** Deploys a compiled contract from the payer (mined at once); returns its checksummed address. */
+  deployContract(artifact: { abi: Abi; bytecode: Hex }, args?: readonly unknown[]): Promise<`0x${string}`>;
+  /** Sends `wei` of the chain's coin from the payer to `to`; queued until the next mine() unless options.mine. */
+  fund(to: `0x${string}`, wei: bigint, options?: { mine?: boolean }): Promise<`0x${string}`>;
+  /** `token`'s balance of `holder` at the head, in base units. */
+  tokenBalance(token: `0x${string}`, holder: `0x${string}`): Promise<bigint>;
   /** Sends `amount` base units of `token` from the payer to `to`; queued until the next mine() unless options.mine is true. Returns the tx hash. */
   transfer(
     token: `0x${string}`,
@@ -203,7 +209,7 @@ export async function startLocalChain(options: { chainId?: number } = {}): Promi
 
   const head = async () => BigInt(await rpc<Hex>('eth_blockNumber'));
 
-  const send = async (transaction: { to?: Hex; data: Hex; gas: bigint }): Promise<Hex> => {
+  const send = async (transaction: { to?: Hex; data: Hex; gas: bigint; value?: bigint }): Promise<Hex> => {
     const signed = await account.signTransaction({
       chainId,
       type: 'eip1559',
@@ -240,6 +246,16 @@ export async function startLocalChain(options: { chainId?: number } = {}): Promi
     return head();
   };
 
+  const deployNow = async (artifact: { abi: Abi; bytecode: Hex }, args: readonly unknown[]) => {
+    const data = encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args });
+    const hash = await send({ data, gas: deployGas });
+    await mineNow(1);
+    const receipt = await rpc<TransactionReceipt>('eth_getTransactionReceipt', [hash]);
+    if (receipt.status !== '0x1' || !receipt.contractAddress)
+      throw new Error(`deployment ${hash} created no contract`);
+    return getAddress(receipt.contractAddress);
+  };
+
   let closed: Promise<void> | null = null;
 
   return {
@@ -255,15 +271,26 @@ export async function startLocalChain(options: { chainId?: number } = {}): Promi
         if (!Number.isInteger(decimals) || decimals < 0 || decimals > 255) {
           throw new RangeError(`decimals must be an integer in 0..255, got ${decimals}`);
         }
-        const { abi, bytecode } = await testTokenArtifact();
         const supply = wholeTokenSupply * 10n ** BigInt(decimals);
-        const data = encodeDeployData({ abi, bytecode, args: [`Test ${symbol}`, symbol, decimals, supply] });
-        const hash = await send({ data, gas: deployGas });
-        await mineNow(1);
-        const receipt = await rpc<TransactionReceipt>('eth_getTransactionReceipt', [hash]);
-        if (!receipt.contractAddress) throw new Error(`TestToken deployment ${hash} created no contract`);
-        return getAddress(receipt.contractAddress);
+        return deployNow(await testTokenArtifact(), [`Test ${symbol}`, symbol, decimals, supply]);
       });
+    },
+
+    deployContract(artifact, args = []) {
+      return serial(() => deployNow(artifact, args));
+    },
+
+    fund(to, wei, options = {}) {
+      return serial(async () => {
+        const hash = await send({ to, data: '0x', gas: 21_000n, value: wei });
+        if (options.mine) await mineNow(1);
+        return hash;
+      });
+    },
+
+    async tokenBalance(token, holder) {
+      const data = encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [holder] });
+      return BigInt(await rpc<Hex>('eth_call', [{ to: token, data }, 'latest']));
     },
 
     transfer(token, to, amount, options = {}) {
