@@ -4,7 +4,7 @@
  * merchant's wallet by the sweeper.
  */
 import { compiledContracts } from '@cryptocheckout/contracts';
-import type { CryptoPaymentLink, Transaction } from '@cryptocheckout/core';
+import { compareDecimals, type CryptoPaymentLink, decimalToScaled, type Transaction } from '@cryptocheckout/core';
 import { keccak256, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
