@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
+import { deployFactoryCommand } from './cli-deploy-factory.js';
 import type { ResolvedConfig, ServerOptions } from './config.js';
 import {
   DEFAULT_CONFIRMATIONS,
@@ -8,6 +9,7 @@ import {
   LIVE_NETWORKS,
 } from './rails/evm/evm-networks.js';
 import { type RunningServer, startServer } from './server.js';
+import { readSweeperKey } from './sweeper-key.js';
 
 const HELP = `cryptocheckout-server — the Crypto Checkout reference server
 
@@ -45,6 +47,13 @@ Repeat a flag per network; the environment variable takes a comma-separated list
   --allow-private-webhooks  webhooks to private hosts (tests) CRYPTOCHECKOUT_ALLOW_PRIVATE_WEBHOOKS=1
   --poll-interval-ms <n>    time between chain scans          CRYPTOCHECKOUT_POLL_INTERVAL_MS (2000)
   --max-block-range <n>     blocks per eth_getLogs call       CRYPTOCHECKOUT_MAX_BLOCK_RANGE (500)
+
+Deposit mode (per network): each checkout gets its own address, any amount counts, and deposits
+are forwarded to the merchant's wallet. See docs/deposit-mode.md.
+  --deposit-factory <NET=0x…>  the network's DepositFactory    CRYPTOCHECKOUT_DEPOSIT_FACTORIES
+  --sweeper-key-file <path>    key that pays forwards' gas     CRYPTOCHECKOUT_SWEEPER_KEY (the key itself)
+  --sweeper-key <0x…>          the same, on the command line (other users can see it: prefer the file)
+  cryptocheckout-server deploy-factory --help   deploys a DepositFactory and prints its address
   Networks: ${LIVE_NETWORKS.join(', ')}. Assets: ${LIVE_ASSETS.join(', ')}. Default token contracts:
 ${defaultTokenTable()
   .map((line) => `    ${line}`)
@@ -98,7 +107,7 @@ function liveBannerLines(config: ResolvedConfig): string[] {
   }
   return config.liveNetworks.map(
     (network) =>
-      `  Watching      ${network.network} (chain ${network.chainId}) ${network.tokens.map((token) => token.asset).join(', ')}, ${network.confirmations} confirmations, ${new URL(network.rpcUrl).origin}`,
+      `  Watching      ${network.network} (chain ${network.chainId}) ${network.tokens.map((token) => token.asset).join(', ')}, ${network.confirmations} confirmations, ${new URL(network.rpcUrl).origin}, ${network.depositFactory ? `deposit mode (factory ${network.depositFactory})` : 'direct mode (exact amounts)'}`,
   );
 }
 
@@ -113,6 +122,10 @@ function dashboardBannerLines({ url, token }: RunningServer['dashboard']): strin
 }
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'deploy-factory') {
+    await deployFactoryCommand(process.argv.slice(3), (line) => process.stdout.write(`${line}\n`));
+    return;
+  }
   const { values } = parseArgs({
     options: {
       host: { type: 'string' },
@@ -136,6 +149,9 @@ async function main(): Promise<void> {
       'poll-interval-ms': { type: 'string' },
       'max-block-range': { type: 'string' },
       'allow-private-webhooks': { type: 'boolean' },
+      'deposit-factory': { type: 'string', multiple: true },
+      'sweeper-key-file': { type: 'string' },
+      'sweeper-key': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -206,6 +222,17 @@ async function main(): Promise<void> {
         'max-block-range',
         pick(values['max-block-range'], 'CRYPTOCHECKOUT_MAX_BLOCK_RANGE'),
       ),
+      depositFactories: pairOption(
+        'deposit-factory',
+        values['deposit-factory'],
+        env.CRYPTOCHECKOUT_DEPOSIT_FACTORIES,
+        'POLYGON=0x…',
+      ),
+      sweeperKey: readSweeperKey({
+        file: values['sweeper-key-file'],
+        flag: values['sweeper-key'],
+        env: env.CRYPTOCHECKOUT_SWEEPER_KEY,
+      }),
     },
     // JSON lines for log collectors; readable lines when a person watches the terminal.
     readableLogs: Boolean(process.stdout.isTTY) && env.CRYPTOCHECKOUT_LOG_FORMAT !== 'json',
