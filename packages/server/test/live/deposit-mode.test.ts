@@ -3,8 +3,15 @@
  * a forwarder address per checkout, any amount counted, confirmed deposits forwarded to the
  * merchant's wallet by the sweeper.
  */
+import { join } from 'node:path';
 import { compiledContracts } from '@cryptocheckout/contracts';
-import { compareDecimals, type CryptoPaymentLink, decimalToScaled, type Transaction } from '@cryptocheckout/core';
+import {
+  type CryptoPaymentLink,
+  compareDecimals,
+  decimalToScaled,
+  type Transaction,
+} from '@cryptocheckout/core';
+import Database from 'better-sqlite3';
 import { keccak256, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +22,13 @@ import {
   startWebhookReceiver,
   type TestServer,
 } from '../helpers.js';
-import { liveCheckoutBody, liveOptions, MERCHANT_WALLET, waitForScan } from './live-helpers.js';
+import {
+  liveCheckoutBody,
+  liveOptions,
+  MERCHANT_WALLET,
+  storedTransfers,
+  waitForScan,
+} from './live-helpers.js';
 import { type LocalChain, startLocalChain } from './local-chain.js';
 
 const SWEEPER_KEY = keccak256(toHex('cryptocheckout deposit-mode test sweeper'));
@@ -24,6 +37,7 @@ const CONFIRMATIONS = 3;
 
 let chain: LocalChain;
 let usdc: `0x${string}`;
+let usdt: `0x${string}`;
 let factory: `0x${string}`;
 let server: TestServer;
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
@@ -32,6 +46,7 @@ let apiBase: string;
 beforeAll(async () => {
   chain = await startLocalChain();
   usdc = await chain.deployToken('USDC', 6);
+  usdt = await chain.deployToken('USDT', 6);
   factory = await chain.deployContract(compiledContracts().DepositFactory);
   await chain.fund(SWEEPER, 10n ** 18n, { mine: true });
   receiver = await startWebhookReceiver();
@@ -40,6 +55,7 @@ beforeAll(async () => {
     ...options,
     live: {
       ...options.live!,
+      tokens: { 'POLYGON:USDC': usdc, 'POLYGON:USDT': usdt },
       depositFactories: { POLYGON: factory },
       sweeperKey: SWEEPER_KEY,
       forwarding: { resendEveryMs: 50, bumpAfterMs: 60_000 },
@@ -74,13 +90,14 @@ async function statusBecomes(code: string, status: string): Promise<Transaction>
   }, EVENT_DEADLINE_MS);
 }
 
-/** Mines until the forwarder has sent and the chain has confirmed what it sent, then returns the merchant's balance. */
-async function mineUntilForwarded(expected: bigint): Promise<void> {
+/** Mines until the forward carrying the deposits at `deposit` is confirmed; the address is then empty. */
+async function mineUntilForwarded(deposit: `0x${string}`): Promise<void> {
   await eventually(async () => {
     await chain.mine(1);
     await waitForScan(apiBase, chain);
-    expect(await chain.tokenBalance(usdc, MERCHANT_WALLET)).toBe(expected);
+    expect(forwardStates(server.dataDir, deposit).at(-1)).toBe('confirmed');
   }, EVENT_DEADLINE_MS);
+  expect(await chain.tokenBalance(usdc, deposit)).toBe(0n);
 }
 
 describe('deposit mode on a local EVM chain', () => {
@@ -114,13 +131,146 @@ describe('deposit mode on a local EVM chain', () => {
       compareDecimals(settled.received_usd.toFixed(2), settled.amount_in_usd.toFixed(2)),
     ).toBeGreaterThanOrEqual(0);
 
-    const deposited = await chain.tokenBalance(usdc, link.address as `0x${string}`);
-    expect(deposited).toBeGreaterThan(0n);
-    await mineUntilForwarded(before + deposited);
-    expect(await chain.tokenBalance(usdc, link.address as `0x${string}`)).toBe(0n);
+    const deposited = due - 1_000_000n + restUnits;
+    expect(await chain.tokenBalance(usdc, deposit)).toBe(deposited);
+    await mineUntilForwarded(deposit);
+    expect(await chain.tokenBalance(usdc, MERCHANT_WALLET)).toBe(before + deposited);
     await eventually(
       async () => expect((await lookup(code)).payout_dispatched).toBe(true),
       EVENT_DEADLINE_MS,
     );
   });
+
+  it('counts an overpayment whole and forwards all of it', async () => {
+    const { code, link } = await openCheckout({ external_reference: 'deposit-over', fiat_amount: '31.00' });
+    const deposit = link.address as `0x${string}`;
+    const sent = decimalToScaled(link.amount, 6) + 5_000_000n;
+    const before = await chain.tokenBalance(usdc, MERCHANT_WALLET);
+    await chain.transfer(usdc, deposit, sent, { mine: true });
+    await chain.mine(CONFIRMATIONS);
+    const settled = await statusBecomes(code, 'settled');
+    expect(compareDecimals(settled.received_usd.toFixed(2), settled.amount_in_usd.toFixed(2))).toBe(1);
+    await mineUntilForwarded(deposit);
+    expect(await chain.tokenBalance(usdc, MERCHANT_WALLET)).toBe(before + sent);
+  });
+
+  it('keeps another token sent to the address for the operator: not counted, not forwarded by itself', async () => {
+    const { code, link } = await openCheckout({ external_reference: 'deposit-usdt', fiat_amount: '32.00' });
+    const deposit = link.address as `0x${string}`;
+    await chain.transfer(usdt, deposit, decimalToScaled(link.amount, 6), { mine: true });
+    await chain.mine(CONFIRMATIONS);
+    await waitForScan(apiBase, chain);
+    const transaction = await lookup(code);
+    expect(transaction.status).toBe('pending');
+    expect(transaction.payments).toEqual([]);
+    const kept = storedTransfers(server.dataDir).filter((transfer) => transfer.transaction_code === code);
+    expect(kept).toHaveLength(1);
+    expect(kept[0]!.unmatched_reason).toMatch(
+      /USDT arrived at the deposit address .* asked for USDC: not counted/,
+    );
+    await chain.mine(2);
+    await waitForScan(apiBase, chain);
+    expect(await chain.tokenBalance(usdt, deposit)).toBe(decimalToScaled(link.amount, 6));
+  });
+
+  it('takes back a deposit whose block left the chain before its confirmation, and counts it once when it returns', async () => {
+    const { code, link } = await openCheckout({ external_reference: 'deposit-reorg', fiat_amount: '33.00' });
+    const deposit = link.address as `0x${string}`;
+    const amount = decimalToScaled(link.amount, 6);
+    const mark = await chain.mark();
+    await chain.transfer(usdc, deposit, amount, { mine: true });
+    await statusBecomes(code, 'processing');
+    await chain.revertTo(mark);
+    await chain.mine(2);
+    await statusBecomes(code, 'pending');
+    await chain.transfer(usdc, deposit, amount, { mine: true });
+    await chain.mine(CONFIRMATIONS);
+    const settled = await statusBecomes(code, 'settled');
+    expect(settled.payments).toHaveLength(1);
+    await mineUntilForwarded(deposit);
+  });
+
+  it('sends a forward again when its block leaves the chain, and pays the merchant once', async () => {
+    const { code, link } = await openCheckout({
+      external_reference: 'deposit-forward-reorg',
+      fiat_amount: '34.00',
+    });
+    const deposit = link.address as `0x${string}`;
+    const amount = decimalToScaled(link.amount, 6);
+    const before = await chain.tokenBalance(usdc, MERCHANT_WALLET);
+    await chain.transfer(usdc, deposit, amount, { mine: true });
+    await chain.mine(CONFIRMATIONS);
+    await statusBecomes(code, 'settled');
+    // The forward is sent once the deposit is confirmed: wait until the node holds it, then mine it.
+    await eventually(async () => {
+      expect(forwardStates(server.dataDir, deposit)).toEqual(['sending']);
+      // Stored before it is sent: wait until the node holds it too.
+      const [hash] = forwardAttempts(server.dataDir, deposit);
+      expect(await nodeKnows(hash!)).toBe(true);
+    }, EVENT_DEADLINE_MS);
+    const mark = await chain.mark();
+    await chain.mine(1);
+    expect(await chain.tokenBalance(usdc, MERCHANT_WALLET)).toBe(before + amount);
+    await chain.revertTo(mark);
+    expect(await chain.tokenBalance(usdc, MERCHANT_WALLET)).toBe(before);
+    await mineUntilForwarded(deposit);
+    // The same forward, sent again: not a second one.
+    expect(forwardStates(server.dataDir, deposit)).toEqual(['confirmed']);
+    expect(await chain.tokenBalance(usdc, MERCHANT_WALLET)).toBe(before + amount);
+  });
 });
+
+/** The states of the forwards carrying deposits to `address`, oldest first, from the server's SQLite file. */
+function forwardStates(dataDir: string, address: string): string[] {
+  const db = new Database(join(dataDir, 'cryptocheckout.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    const rows = db.prepare('SELECT state, items FROM forwards ORDER BY created_at').all() as {
+      state: string;
+      items: string;
+    }[];
+    return rows.filter((row) => row.items.includes(address.toLowerCase())).map((row) => row.state);
+  } finally {
+    db.close();
+  }
+}
+
+/** The signed attempts (transaction hashes) of the forwards carrying deposits to `address`. */
+function forwardAttempts(dataDir: string, address: string): string[] {
+  const db = new Database(join(dataDir, 'cryptocheckout.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    const rows = db
+      .prepare(
+        'SELECT a.tx_hash, f.items FROM forward_attempts a JOIN forwards f ON f.forward_id = a.forward_id ORDER BY a.signed_at',
+      )
+      .all() as { tx_hash: string; items: string }[];
+    return rows.filter((row) => row.items.includes(address.toLowerCase())).map((row) => row.tx_hash);
+  } finally {
+    db.close();
+  }
+}
+
+/** Whether the chain's node holds a transaction (mined or waiting). */
+async function nodeKnows(hash: string): Promise<boolean> {
+  const response = await fetch(chain.rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getTransactionByHash', params: [hash] }),
+  });
+  return ((await response.json()) as { result: unknown }).result !== null;
+}
+
+/** The forwarder's part of `GET /api/health` for Polygon. */
+async function forwarding(): Promise<{
+  forwardsInFlight: number;
+  needsGas: unknown;
+  depositsWaiting: number;
+}> {
+  const body = (await (await fetch(`${apiBase}/health`)).json()) as {
+    data: {
+      networks: {
+        POLYGON: { forwarding: { forwardsInFlight: number; needsGas: unknown; depositsWaiting: number } };
+      };
+    };
+  };
+  return body.data.networks.POLYGON.forwarding;
+}

@@ -134,6 +134,9 @@ export class Forwarder {
       return 'mined';
     }
     const attempts = await this.deps.forwards.attempts(forward.forward_id);
+    // The nonce is read before the receipts: an attempt mined in between then has its receipt found,
+    // rather than the used nonce being taken for another transaction.
+    const minedNonce = await this.deps.wallet.minedNonce();
     for (const attempt of [...attempts].reverse()) {
       const receipt = await this.deps.wallet.receipt(attempt.tx_hash as Hex);
       if (!receipt) continue;
@@ -151,7 +154,7 @@ export class Forwarder {
       });
       return 'mined';
     }
-    if ((await this.deps.wallet.minedNonce()) > Number(forward.nonce)) {
+    if (minedNonce > Number(forward.nonce)) {
       // Its nonce was used and none of its attempts has a receipt: the sweeper key sent something else.
       await this.fail(forward, `nonce ${forward.nonce} was used by another transaction of the sweeper`);
       return 'failed';
