@@ -134,9 +134,11 @@ export class Forwarder {
       return 'mined';
     }
     const attempts = await this.deps.forwards.attempts(forward.forward_id);
-    // The nonce is read before the receipts: an attempt mined in between then has its receipt found,
-    // rather than the used nonce being taken for another transaction.
-    const minedNonce = await this.deps.wallet.minedNonce();
+    // The sweeper's nonce in a block `confirmations` deep, read before the receipts: a nonce used that
+    // deep stays used, and an attempt of ours mined there has its receipt found below. (A shallower
+    // read could be undone by a reorganisation between the two reads.)
+    const finalBlock = head - BigInt(this.deps.config.confirmations) + 1n;
+    const finalNonce = finalBlock >= 0n ? await this.deps.wallet.minedNonce(finalBlock) : 0;
     for (const attempt of [...attempts].reverse()) {
       const receipt = await this.deps.wallet.receipt(attempt.tx_hash as Hex);
       if (!receipt) continue;
@@ -154,7 +156,7 @@ export class Forwarder {
       });
       return 'mined';
     }
-    if (minedNonce > Number(forward.nonce)) {
+    if (finalNonce > Number(forward.nonce)) {
       // Its nonce was used and none of its attempts has a receipt: the sweeper key sent something else.
       await this.fail(forward, `nonce ${forward.nonce} was used by another transaction of the sweeper`);
       return 'failed';

@@ -58,9 +58,9 @@ export class SweeperWallet {
     return this.client.getTransactionCount({ address: this.address, blockTag: 'pending' });
   }
 
-  /** Transactions of the sweeper mined so far. */
-  minedNonce(): Promise<number> {
-    return this.client.getTransactionCount({ address: this.address, blockTag: 'latest' });
+  /** Transactions of the sweeper mined up to and including block `blockNumber`. */
+  minedNonce(blockNumber: bigint): Promise<number> {
+    return this.client.getTransactionCount({ address: this.address, blockNumber });
   }
 
   /** A token balance held at an address, in base units. */
