@@ -31,6 +31,7 @@ export type {
   OperatorDayStats,
   OperatorDelivery,
   OperatorDeliveryAttempt,
+  OperatorDepositForward,
   OperatorOverview,
   OperatorPayment,
   OperatorResend,
@@ -39,6 +40,7 @@ export type {
   OperatorTransactionDetail,
   OperatorTransactionPage,
   OperatorTransactionSummary,
+  OperatorTransferResolution,
   OperatorUnmatchedPage,
   OperatorWebhookState,
 } from './operator.js';

@@ -110,6 +110,30 @@ export interface OperatorChainTransfer {
   recorded_at: string;
   /** A block explorer page of the transaction, for the networks' public chains; null otherwise. */
   explorer_url: string | null;
+  /** Deposit mode: where the deposit is on its way to the merchant; null for a direct-mode transfer. */
+  forward: OperatorDepositForward | null;
+  /** What an operator decided about this transfer, if anything. */
+  resolution: OperatorTransferResolution | null;
+}
+
+/**
+ * A deposit's way to the merchant's wallet: `waiting` (for its confirmations or the next forward),
+ * `needs_approval` (a token the checkout did not ask for: forwarded once an operator approves),
+ * `sending`, `mined`, `confirmed`, `failed` (waits for the next forward), or `elsewhere` (the
+ * address was emptied by someone else's call, which can only have paid the merchant).
+ */
+export interface OperatorDepositForward {
+  state: 'waiting' | 'needs_approval' | 'sending' | 'mined' | 'confirmed' | 'failed' | 'elsewhere';
+  /** The forward's mined transaction, once it is mined. */
+  tx_hash: string | null;
+  explorer_url: string | null;
+}
+
+/** An operator's decision on a transfer: attached to a checkout, handled outside, or forwarded. */
+export interface OperatorTransferResolution {
+  kind: 'attached' | 'handled' | 'forward_approved';
+  at: string;
+  note: string | null;
 }
 
 /** `GET /api/operator/transactions/<code>`: everything the server knows of one transaction. */
