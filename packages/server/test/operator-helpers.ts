@@ -10,12 +10,16 @@ export const OPERATOR_TOKEN = 'test-operator-token-0123456789abcdef';
 export async function operatorRequest(
   server: { url: string },
   path: string,
-  options: { method?: string; token?: string | null } = {},
+  options: { method?: string; token?: string | null; body?: unknown } = {},
 ): Promise<{ status: number; json: any; text: string; headers: Headers }> {
   const token = options.token === undefined ? OPERATOR_TOKEN : options.token;
   const response = await fetch(`${server.url}/api/operator${path}`, {
-    method: options.method ?? 'GET',
-    headers: token === null ? {} : { authorization: `Bearer ${token}` },
+    method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+    headers: {
+      ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
   const text = await response.text();
   let json: unknown;

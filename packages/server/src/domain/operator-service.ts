@@ -16,7 +16,6 @@ import {
 } from '@cryptocheckout/core';
 import type { Kysely } from 'kysely';
 import type { ResolvedConfig } from '../config.js';
-import type { ChainTransferRow } from '../db/live-rail-repository.js';
 import {
   type AttemptRow,
   type DeliveryRow,
@@ -31,6 +30,8 @@ import type { PaymentRow, TransactionRow } from '../db/transaction-repository.js
 import { explorerTransactionUrl } from '../rails/evm/evm-networks.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import type { CheckoutService } from './checkout-service.js';
+import { decodeCursorParts, encodeCursor } from './cursor.js';
+import { OperatorTransfers } from './operator-transfers.js';
 import { ServiceProblem } from './service-problem.js';
 
 export type { TransactionFilter } from '../db/operator-repository.js';
@@ -53,9 +54,17 @@ export interface OperatorServiceDependencies {
  */
 export class OperatorService {
   private readonly repository: OperatorRepository;
+  /** Chain transfers and the operator's decisions on them. */
+  readonly transfers: OperatorTransfers;
 
   constructor(private readonly deps: OperatorServiceDependencies) {
     this.repository = new OperatorRepository(deps.db);
+    this.transfers = new OperatorTransfers({
+      db: deps.db,
+      sink: deps.checkout,
+      config: deps.config,
+      clock: deps.clock,
+    });
   }
 
   overview(): OperatorOverview {
@@ -107,7 +116,7 @@ export class OperatorService {
     const [changes, deliveries, transfers] = await Promise.all([
       this.repository.statusChanges(row.transaction_code),
       this.repository.deliveries(row.transaction_code),
-      this.repository.transfersOf(row.transaction_code),
+      this.transfers.ofTransaction(row.transaction_code),
     ]);
     const history: OperatorStateChange[] = [{ at: row.created_at, status: 'pending', late: false }];
     for (const change of changes) {
@@ -130,7 +139,7 @@ export class OperatorService {
       ),
       payment_options: stored.paymentOptions,
       deliveries: deliveries.map(operatorDelivery),
-      chain_transfers: transfers.map((transfer) => this.chainTransfer(transfer)),
+      chain_transfers: transfers,
     };
   }
 
@@ -143,24 +152,6 @@ export class OperatorService {
     const resend = await this.deps.outbox.resend(deliveryId);
     if (!resend) throw new ServiceProblem('not_found', `No webhook delivery has the id ${deliveryId}.`);
     return { delivery_id: resend.deliveryId, created: resend.created };
-  }
-
-  /**
-   * One page of chain transfers no checkout took, newest first.
-   * @throws ServiceProblem `invalid_request` (field `cursor`) for a cursor this server did not make.
-   */
-  async unmatched(cursor: string | undefined, limit: number): Promise<OperatorUnmatchedPage> {
-    const after = cursor === undefined ? null : decodeTransferCursor(cursor);
-    const rows = await this.repository.unmatchedTransfers(after, limit + 1);
-    const items = rows.slice(0, limit);
-    const last = items.at(-1);
-    return {
-      items: items.map((row) => this.chainTransfer(row)),
-      next_cursor:
-        rows.length > limit && last
-          ? encodeCursor([last.recorded_at, last.network, last.tx_hash, last.log_index])
-          : null,
-    };
   }
 
   /** Checkouts created and settled per UTC day over the last `days` days, today included. */
@@ -185,27 +176,6 @@ export class OperatorService {
       });
     }
     return result;
-  }
-
-  private chainTransfer(row: ChainTransferRow): OperatorChainTransfer {
-    const network = this.deps.config.liveNetworks.find((each) => each.network === row.network);
-    return {
-      network: row.network,
-      tx_hash: row.tx_hash,
-      log_index: row.log_index,
-      block_number: String(row.block_number),
-      block_time: row.block_time,
-      asset: row.asset,
-      token_contract: row.token_contract,
-      from_address: row.from_address,
-      to_address: row.to_address,
-      amount: row.amount,
-      transaction_code: row.transaction_code,
-      unmatched_reason: row.unmatched_reason,
-      confirmed: row.confirmed === 1,
-      recorded_at: row.recorded_at,
-      explorer_url: network ? explorerTransactionUrl(network, row.tx_hash) : null,
-    };
   }
 }
 
@@ -279,42 +249,7 @@ function originOf(url: string): string {
   }
 }
 
-function encodeCursor(parts: Array<string | number>): string {
-  return Buffer.from(JSON.stringify(parts)).toString('base64url');
-}
-
-function decodeCursorParts(cursor: string, shape: Array<'string' | 'number'>): Array<string | number> {
-  let parts: unknown;
-  try {
-    parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    parts = undefined;
-  }
-  if (
-    !Array.isArray(parts) ||
-    parts.length !== shape.length ||
-    parts.some((part, index) => typeof part !== shape[index])
-  ) {
-    throw new ServiceProblem(
-      'invalid_request',
-      'cursor is not one this server handed out; pass next_cursor from the previous page unchanged, or leave it out for the first page.',
-      'cursor',
-    );
-  }
-  return parts as Array<string | number>;
-}
-
 function decodeTransactionCursor(cursor: string): TransactionCursor {
   const [createdAt, transactionCode] = decodeCursorParts(cursor, ['string', 'string']) as [string, string];
   return { createdAt, transactionCode };
-}
-
-function decodeTransferCursor(cursor: string): TransferCursor {
-  const [recordedAt, network, txHash, logIndex] = decodeCursorParts(cursor, [
-    'string',
-    'string',
-    'string',
-    'number',
-  ]) as [string, string, string, number];
-  return { recordedAt, network, txHash, logIndex };
 }

@@ -43,7 +43,8 @@ export function transitionOf(row: TransactionRow, payments: readonly PaymentRow[
     settled_at: derived.settledAt,
     payment_method: derived.paymentMethod,
     // Deposit mode: the forwarder sets it once the deposits are on their way to the merchant.
-    payout_dispatched: row.payout_by_forward === 1 ? row.payout_dispatched : derived.status === 'settled' ? 1 : 0,
+    payout_dispatched:
+      row.payout_by_forward === 1 ? row.payout_dispatched : derived.status === 'settled' ? 1 : 0,
     version: row.version + 1,
   };
   return {

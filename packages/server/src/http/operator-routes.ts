@@ -62,6 +62,25 @@ const deliveryParams = z.object({
   deliveryId: z.string().regex(/^[0-9a-f-]{36}$/i, { error: 'delivery_id must be a delivery id (a UUID)' }),
 });
 
+const transferParams = z.object({
+  network: z.string().regex(/^[A-Z]{2,16}$/, { error: 'network must be a network code like POLYGON' }),
+  txHash: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, { error: 'tx_hash must be a transaction hash (0x and 64 hex digits)' }),
+  logIndex: z.coerce
+    .number({ error: 'log_index must be a whole number' })
+    .int({ error: 'log_index must be a whole number' })
+    .min(0, { error: 'log_index must be a whole number' }),
+});
+const noteField = z
+  .string({ error: 'note must be text' })
+  .trim()
+  .max(500, { error: 'note must be at most 500 characters' })
+  .optional();
+const resolutionBody = z.object({ note: noteField }).optional();
+const attachBody = z.object({ transaction_code: transactionCodeSchema, note: noteField });
+const TRANSFER = '/api/operator/transfers/:network/:txHash/:logIndex';
+
 const CSV_COLUMNS: Array<keyof OperatorTransactionSummary> = [
   'transaction_code',
   'created_at',
@@ -154,7 +173,42 @@ export function registerOperatorRoutes(app: FastifyInstance, operator: OperatorS
       '/api/operator/unmatched',
       { schema: { ...hidden, querystring: unmatchedQuery } },
       async (request, reply) =>
-        sendSuccess(reply, await operator.unmatched(request.query.cursor, request.query.limit)),
+        sendSuccess(reply, await operator.transfers.unmatched(request.query.cursor, request.query.limit)),
+    );
+
+    const keyOf = (params: z.infer<typeof transferParams>) => ({
+      network: params.network,
+      txHash: params.txHash.toLowerCase(),
+      logIndex: params.logIndex,
+    });
+    api.post(
+      `${TRANSFER}/attach`,
+      { schema: { ...hidden, params: transferParams, body: attachBody } },
+      async (request, reply) => {
+        const { transaction_code, note } = request.body;
+        return sendSuccess(
+          reply,
+          await operator.transfers.attach(keyOf(request.params), transaction_code, note ?? null),
+        );
+      },
+    );
+    api.post(
+      `${TRANSFER}/handled`,
+      { schema: { ...hidden, params: transferParams, body: resolutionBody } },
+      async (request, reply) =>
+        sendSuccess(
+          reply,
+          await operator.transfers.markHandled(keyOf(request.params), request.body?.note ?? null),
+        ),
+    );
+    api.post(
+      `${TRANSFER}/forward`,
+      { schema: { ...hidden, params: transferParams, body: resolutionBody } },
+      async (request, reply) =>
+        sendSuccess(
+          reply,
+          await operator.transfers.approveForward(keyOf(request.params), request.body?.note ?? null),
+        ),
     );
 
     api.get(

@@ -22,6 +22,7 @@ import {
   startWebhookReceiver,
   type TestServer,
 } from '../helpers.js';
+import { OPERATOR_TOKEN, operatorRequest } from '../operator-helpers.js';
 import {
   liveCheckoutBody,
   liveOptions,
@@ -52,6 +53,7 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   const options = liveOptions(chain, usdc, CONFIRMATIONS);
   server = await startTestServer({
+    operatorToken: OPERATOR_TOKEN,
     ...options,
     live: {
       ...options.live!,
@@ -91,13 +93,13 @@ async function statusBecomes(code: string, status: string): Promise<Transaction>
 }
 
 /** Mines until the forward carrying the deposits at `deposit` is confirmed; the address is then empty. */
-async function mineUntilForwarded(deposit: `0x${string}`): Promise<void> {
+async function mineUntilForwarded(deposit: `0x${string}`, token = usdc): Promise<void> {
   await eventually(async () => {
     await chain.mine(1);
     await waitForScan(apiBase, chain);
     expect(forwardStates(server.dataDir, deposit).at(-1)).toBe('confirmed');
   }, EVENT_DEADLINE_MS);
-  expect(await chain.tokenBalance(usdc, deposit)).toBe(0n);
+  expect(await chain.tokenBalance(token, deposit)).toBe(0n);
 }
 
 describe('deposit mode on a local EVM chain', () => {
@@ -154,10 +156,11 @@ describe('deposit mode on a local EVM chain', () => {
     expect(await chain.tokenBalance(usdc, MERCHANT_WALLET)).toBe(before + sent);
   });
 
-  it('keeps another token sent to the address for the operator: not counted, not forwarded by itself', async () => {
+  it('keeps another token sent to the address for the operator: not counted, forwarded once the operator approves', async () => {
     const { code, link } = await openCheckout({ external_reference: 'deposit-usdt', fiat_amount: '32.00' });
     const deposit = link.address as `0x${string}`;
-    await chain.transfer(usdt, deposit, decimalToScaled(link.amount, 6), { mine: true });
+    const merchantUsdt = await chain.tokenBalance(usdt, MERCHANT_WALLET);
+    const txHash = await chain.transfer(usdt, deposit, decimalToScaled(link.amount, 6), { mine: true });
     await chain.mine(CONFIRMATIONS);
     await waitForScan(apiBase, chain);
     const transaction = await lookup(code);
@@ -171,6 +174,44 @@ describe('deposit mode on a local EVM chain', () => {
     await chain.mine(2);
     await waitForScan(apiBase, chain);
     expect(await chain.tokenBalance(usdt, deposit)).toBe(decimalToScaled(link.amount, 6));
+
+    // The operator sees it waiting for approval; it cannot be attached as a payment of anything.
+    const listed = (await operatorRequest(server, '/unmatched')).json.data.items;
+    expect(listed.find((item: { tx_hash: string }) => item.tx_hash === txHash)).toMatchObject({
+      asset: 'USDT',
+      transaction_code: code,
+      forward: { state: 'needs_approval', tx_hash: null },
+      resolution: null,
+    });
+    const transfer = `/transfers/POLYGON/${txHash}/${kept[0]!.log_index}`;
+    const attach = await operatorRequest(server, `${transfer}/attach`, { body: { transaction_code: code } });
+    expect(attach.status).toBe(409);
+    expect(attach.json.error.message).toMatch(/deposit address .* belongs to that checkout/);
+    const approved = await operatorRequest(server, `${transfer}/forward`, {
+      body: { note: 'buyer sent USDT' },
+    });
+    expect(approved.status).toBe(200);
+    expect(approved.json.data).toMatchObject({
+      forward: { state: 'waiting' },
+      resolution: { kind: 'forward_approved', note: 'by the operator token: buyer sent USDT' },
+    });
+    // Approving twice is refused with the first decision named.
+    const again = await operatorRequest(server, `${transfer}/forward`, { body: {} });
+    expect(again.status).toBe(409);
+    expect(again.json.error.message).toMatch(/resolved already \(forward_approved at /);
+
+    await mineUntilForwarded(deposit, usdt);
+    expect(await chain.tokenBalance(usdt, MERCHANT_WALLET)).toBe(
+      merchantUsdt + decimalToScaled(link.amount, 6),
+    );
+    const after = await lookup(code);
+    expect(after.status).toBe('pending');
+    expect(after.payments).toEqual([]);
+    const detail = (await operatorRequest(server, `/transactions/${code}`)).json.data;
+    expect(detail.chain_transfers[0]).toMatchObject({
+      asset: 'USDT',
+      forward: { state: 'confirmed', tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) },
+    });
   });
 
   it('takes back a deposit whose block left the chain before its confirmation, and counts it once when it returns', async () => {

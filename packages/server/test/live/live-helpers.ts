@@ -73,10 +73,11 @@ export function storedTransfers(dataDir: string) {
   try {
     return db
       .prepare(
-        'SELECT tx_hash, amount, transaction_code, payment_id, unmatched_reason, confirmed FROM chain_transfers',
+        'SELECT tx_hash, log_index, amount, transaction_code, payment_id, unmatched_reason, confirmed FROM chain_transfers',
       )
       .all() as Array<{
       tx_hash: string;
+      log_index: number;
       amount: string;
       transaction_code: string | null;
       payment_id: string | null;

@@ -246,6 +246,100 @@ describe('live mode on a local EVM chain', () => {
   });
 });
 
+describe('live mode: the operator’s decisions on transfers no checkout took', () => {
+  /** A transfer of `amount` base units to the merchant, kept unmatched; its operator API path. */
+  async function unmatchedTransfer(amount: bigint): Promise<string> {
+    const txHash = await chain.transfer(usdc, MERCHANT_WALLET, amount, { mine: true });
+    await waitForScan(apiBase, chain);
+    const stored = storedTransfers(server.dataDir).find((transfer) => transfer.tx_hash === txHash)!;
+    expect(stored.unmatched_reason).toMatch(/No open checkout asks for exactly/);
+    return `/transfers/POLYGON/${txHash}/${stored.log_index}`;
+  }
+
+  it('attaches a confirmed transfer of a wrong amount to its checkout, which then shows the part paid', async () => {
+    const { code, baseUnits } = await openCheckout({ external_reference: 'attach-short' });
+    // An exchange kept 1 USDC as its fee: the transfer matches no checkout.
+    const transfer = await unmatchedTransfer(baseUnits - 1_000_000n);
+    const early = await operatorRequest(server, `${transfer}/attach`, { body: { transaction_code: code } });
+    expect(early.status).toBe(409);
+    expect(early.json.error.message).toMatch(/not confirmed yet/);
+    await chain.mine(3);
+    await waitForScan(apiBase, chain);
+
+    const attached = await operatorRequest(server, `${transfer}/attach`, {
+      body: { transaction_code: code, note: 'ticket 42' },
+    });
+    expect(attached.status).toBe(200);
+    expect(attached.json.data).toMatchObject({
+      transaction_code: code,
+      resolution: { kind: 'attached', note: 'by the operator token: ticket 42' },
+    });
+    const underpaid = await lookup(code);
+    expect(underpaid.status).toBe('underpaid');
+    expect(underpaid.payments).toHaveLength(1);
+    // Attaching twice (a double click, a second operator) is refused and counts nothing more.
+    const twice = await operatorRequest(server, `${transfer}/attach`, { body: { transaction_code: code } });
+    expect(twice.status).toBe(409);
+    expect(twice.json.error.message).toMatch(/resolved already \(attached at /);
+    expect((await lookup(code)).payments).toHaveLength(1);
+  });
+
+  it('attaches an overpayment: settled, webhook sent; refuses a checkout paid to another wallet or settled', async () => {
+    const { code, baseUnits } = await openCheckout({ external_reference: 'attach-over' });
+    const elsewhere = await server.client.createCheckout(
+      liveCheckoutBody({
+        external_reference: 'attach-other-wallet',
+        customer: {
+          wallet_address: '0x00000000000000000000000000000000000000A1',
+          crypto_currency: 'USDC',
+          crypto_currency_network: 'POLYGON',
+        },
+      }),
+    );
+    const transfer = await unmatchedTransfer(baseUnits + 1_000_000n);
+    await chain.mine(3);
+    await waitForScan(apiBase, chain);
+    const wrongWallet = await operatorRequest(server, `${transfer}/attach`, {
+      body: { transaction_code: elsewhere.transaction_code },
+    });
+    expect(wrongWallet.status).toBe(409);
+    expect(wrongWallet.json.error.message).toMatch(/cannot pay that checkout/);
+    const unknown = await operatorRequest(server, `${transfer}/attach`, {
+      body: { transaction_code: '0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f' },
+    });
+    expect(unknown.status).toBe(404);
+
+    expect(
+      (await operatorRequest(server, `${transfer}/attach`, { body: { transaction_code: code } })).status,
+    ).toBe(200);
+    const settled = await lookup(code);
+    expect(settled.status).toBe('settled');
+    expect(settled.received_usd).toBeGreaterThan(settled.amount_in_usd);
+
+    // Another stray transfer cannot be put on the settled checkout; it can be marked handled.
+    const stray = await unmatchedTransfer(baseUnits + 2_000_000n);
+    await chain.mine(3);
+    await waitForScan(apiBase, chain);
+    const onSettled = await operatorRequest(server, `${stray}/attach`, { body: { transaction_code: code } });
+    expect(onSettled.status).toBe(409);
+    expect(onSettled.json.error.message).toMatch(/already settled/);
+    const handled = await operatorRequest(server, `${stray}/handled`, { body: { note: 'refunded by hand' } });
+    expect(handled.status).toBe(200);
+    expect(handled.json.data.resolution).toMatchObject({
+      kind: 'handled',
+      note: 'by the operator token: refunded by hand',
+    });
+    expect((await lookup(code)).payments).toHaveLength(1);
+    const missing = await operatorRequest(server, `/transfers/POLYGON/0x${'ab'.repeat(32)}/0/handled`, {
+      body: {},
+    });
+    expect(missing.status).toBe(404);
+    const bad = await operatorRequest(server, '/transfers/POLYGON/0x12/0/handled', { body: {} });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.message).toMatch(/tx_hash must be a transaction hash/);
+  });
+});
+
 describe('live mode: late payments', () => {
   it('settles a payment made after expiry within the late window, flagged late', async () => {
     const lateServer = await startTestServer({
