@@ -3,17 +3,12 @@
  * a forwarder address per checkout, any amount counted, confirmed deposits forwarded to the
  * merchant's wallet by the sweeper.
  */
-import { join } from 'node:path';
-import { compiledContracts } from '@cryptocheckout/contracts';
 import {
   type CryptoPaymentLink,
   compareDecimals,
   decimalToScaled,
   type Transaction,
 } from '@cryptocheckout/core';
-import Database from 'better-sqlite3';
-import { keccak256, toHex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   EVENT_DEADLINE_MS,
@@ -24,16 +19,17 @@ import {
 } from '../helpers.js';
 import { OPERATOR_TOKEN, operatorRequest } from '../operator-helpers.js';
 import {
-  liveCheckoutBody,
-  liveOptions,
-  MERCHANT_WALLET,
-  storedTransfers,
-  waitForScan,
-} from './live-helpers.js';
+  deployFactory,
+  depositOptions,
+  forwardAttempts,
+  forwardStates,
+  nodeKnows,
+  sweeperOf,
+} from './deposit-helpers.js';
+import { liveCheckoutBody, MERCHANT_WALLET, storedTransfers, waitForScan } from './live-helpers.js';
 import { type LocalChain, startLocalChain } from './local-chain.js';
 
-const SWEEPER_KEY = keccak256(toHex('cryptocheckout deposit-mode test sweeper'));
-const SWEEPER = privateKeyToAccount(SWEEPER_KEY).address;
+const { key: SWEEPER_KEY, address: SWEEPER } = sweeperOf('deposit-mode test');
 const CONFIRMATIONS = 3;
 
 let chain: LocalChain;
@@ -48,20 +44,18 @@ beforeAll(async () => {
   chain = await startLocalChain();
   usdc = await chain.deployToken('USDC', 6);
   usdt = await chain.deployToken('USDT', 6);
-  factory = await chain.deployContract(compiledContracts().DepositFactory);
+  factory = await deployFactory(chain);
   await chain.fund(SWEEPER, 10n ** 18n, { mine: true });
   receiver = await startWebhookReceiver();
-  const options = liveOptions(chain, usdc, CONFIRMATIONS);
   server = await startTestServer({
     operatorToken: OPERATOR_TOKEN,
-    ...options,
-    live: {
-      ...options.live!,
-      tokens: { 'POLYGON:USDC': usdc, 'POLYGON:USDT': usdt },
-      depositFactories: { POLYGON: factory },
-      sweeperKey: SWEEPER_KEY,
-      forwarding: { resendEveryMs: 50, bumpAfterMs: 60_000 },
-    },
+    ...depositOptions(
+      chain,
+      { 'POLYGON:USDC': usdc, 'POLYGON:USDT': usdt },
+      factory,
+      SWEEPER_KEY,
+      CONFIRMATIONS,
+    ),
   });
   apiBase = `${server.url}/api`;
 });
@@ -247,7 +241,7 @@ describe('deposit mode on a local EVM chain', () => {
       expect(forwardStates(server.dataDir, deposit)).toEqual(['sending']);
       // Stored before it is sent: wait until the node holds it too.
       const [hash] = forwardAttempts(server.dataDir, deposit);
-      expect(await nodeKnows(hash!)).toBe(true);
+      expect(await nodeKnows(chain, hash!)).toBe(true);
     }, EVENT_DEADLINE_MS);
     const mark = await chain.mark();
     await chain.mine(1);
@@ -260,45 +254,6 @@ describe('deposit mode on a local EVM chain', () => {
     expect(await chain.tokenBalance(usdc, MERCHANT_WALLET)).toBe(before + amount);
   });
 });
-
-/** The states of the forwards carrying deposits to `address`, oldest first, from the server's SQLite file. */
-function forwardStates(dataDir: string, address: string): string[] {
-  const db = new Database(join(dataDir, 'cryptocheckout.sqlite'), { readonly: true, fileMustExist: true });
-  try {
-    const rows = db.prepare('SELECT state, items FROM forwards ORDER BY created_at').all() as {
-      state: string;
-      items: string;
-    }[];
-    return rows.filter((row) => row.items.includes(address.toLowerCase())).map((row) => row.state);
-  } finally {
-    db.close();
-  }
-}
-
-/** The signed attempts (transaction hashes) of the forwards carrying deposits to `address`. */
-function forwardAttempts(dataDir: string, address: string): string[] {
-  const db = new Database(join(dataDir, 'cryptocheckout.sqlite'), { readonly: true, fileMustExist: true });
-  try {
-    const rows = db
-      .prepare(
-        'SELECT a.tx_hash, f.items FROM forward_attempts a JOIN forwards f ON f.forward_id = a.forward_id ORDER BY a.signed_at',
-      )
-      .all() as { tx_hash: string; items: string }[];
-    return rows.filter((row) => row.items.includes(address.toLowerCase())).map((row) => row.tx_hash);
-  } finally {
-    db.close();
-  }
-}
-
-/** Whether the chain's node holds a transaction (mined or waiting). */
-async function nodeKnows(hash: string): Promise<boolean> {
-  const response = await fetch(chain.rpcUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getTransactionByHash', params: [hash] }),
-  });
-  return ((await response.json()) as { result: unknown }).result !== null;
-}
 
 /** The forwarder's part of `GET /api/health` for Polygon. */
 async function forwarding(): Promise<{
