@@ -70,6 +70,8 @@ export interface LocalChain {
   revertTo(mark: string): Promise<void>;
   /** While down, the proxy answers every request with HTTP 503 (mode 'error') or destroys the connection (mode 'refuse'). */
   rpcDown(mode?: 'error' | 'refuse'): void;
+  /** Answers every call of `method` with a JSON-RPC error (e.g. a node refusing transactions); null undoes it. */
+  refuseMethod(method: string | null): void;
   rpcUp(): void;
   /** Delays every proxied request by `ms` (0 to stop), so a test can catch the server in the middle of a scan. */
   rpcLatency(ms: number): void;
@@ -126,6 +128,7 @@ export async function startLocalChain(options: { chainId?: number } = {}): Promi
 
   const upstreamAgent = new Agent({ keepAlive: true });
   let downMode: 'error' | 'refuse' | null = null;
+  let refusedMethod: string | null = null;
   let latencyMs = 0;
   let requestsSeen = 0;
   const proxy = createServer((incoming, outgoing) => {
@@ -136,6 +139,15 @@ export async function startLocalChain(options: { chainId?: number } = {}): Promi
       requestsSeen += countJsonRpcRequests(body);
       if (downMode === 'refuse') {
         incoming.socket.destroy();
+      } else if (refusedMethod !== null && body.includes(`"method":"${refusedMethod}"`)) {
+        const request = JSON.parse(body.toString('utf8')) as { id?: unknown };
+        outgoing.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: Array.isArray(request) ? null : (request.id ?? null),
+            error: { code: -32000, message: `${refusedMethod} refused (LocalChain.refuseMethod)` },
+          }),
+        );
       } else if (downMode === 'error') {
         outgoing
           .writeHead(503, { 'content-type': 'text/plain' })
@@ -350,6 +362,10 @@ export async function startLocalChain(options: { chainId?: number } = {}): Promi
 
     rpcUp() {
       downMode = null;
+    },
+
+    refuseMethod(method) {
+      refusedMethod = method;
     },
 
     rpcLatency(ms) {
