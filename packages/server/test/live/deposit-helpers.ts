@@ -81,12 +81,17 @@ export function forwardAttempts(dataDir: string, address: string): string[] {
   );
 }
 
-/** Whether the chain's node holds a transaction (mined or waiting). */
-export async function nodeKnows(chain: LocalChain, hash: string): Promise<boolean> {
+/** One JSON-RPC call to the chain's node, as a server would make it; its result. */
+export async function rpcCall(chain: LocalChain, method: string, params: unknown[]): Promise<unknown> {
   const response = await fetch(chain.rpcUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getTransactionByHash', params: [hash] }),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
-  return ((await response.json()) as { result: unknown }).result !== null;
+  return ((await response.json()) as { result: unknown }).result;
+}
+
+/** Whether the chain's node holds a transaction (mined or waiting). */
+export async function nodeKnows(chain: LocalChain, hash: string): Promise<boolean> {
+  return (await rpcCall(chain, 'eth_getTransactionByHash', [hash])) !== null;
 }

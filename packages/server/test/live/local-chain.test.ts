@@ -8,11 +8,13 @@ import {
   type Hex,
   HttpRequestError,
   http,
+  keccak256,
   type PublicClient,
   pad,
   toEventSelector,
   toHex,
 } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type LocalChain, startLocalChain, testTokenArtifact } from './local-chain.js';
 
@@ -196,6 +198,37 @@ describe('mark and revertTo', () => {
     const mark = await chain.mark();
     await chain.revertTo(mark);
     await expect(chain.revertTo(mark)).rejects.toThrow(/mark/);
+  });
+});
+
+describe('a transaction sent twice', () => {
+  it('is refused as already known, like a real node, and mined once', async () => {
+    const sender = privateKeyToAccount(keccak256(toHex('local-chain resend test')));
+    await chain.fund(sender.address, 10n ** 18n, { mine: true });
+    const raw = await sender.signTransaction({
+      to: sender.address,
+      value: 1n,
+      nonce: 0,
+      gas: 21_000n,
+      maxFeePerGas: 10n ** 11n,
+      maxPriorityFeePerGas: 10n ** 9n,
+      chainId: 137,
+      type: 'eip1559',
+    });
+    const first = (await (await rawRequest('eth_sendRawTransaction', [raw])).json()) as { result?: Hex };
+    expect(first.result).toBe(keccak256(raw));
+    const again = (await (await rawRequest('eth_sendRawTransaction', [raw])).json()) as {
+      error?: { message: string };
+    };
+    expect(again.error?.message).toBe('already known');
+    await chain.mine(1);
+    expect(await client.getTransactionCount({ address: sender.address })).toBe(1);
+    const afterMined = (await (await rawRequest('eth_sendRawTransaction', [raw])).json()) as {
+      error?: { message: string };
+    };
+    expect(afterMined.error?.message).toBe('already known');
+    await chain.mine(1);
+    expect(await client.getTransactionCount({ address: sender.address })).toBe(1);
   });
 });
 

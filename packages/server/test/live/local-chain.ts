@@ -140,25 +140,39 @@ export async function startLocalChain(options: { chainId?: number } = {}): Promi
       if (downMode === 'refuse') {
         incoming.socket.destroy();
       } else if (refusedMethod !== null && body.includes(`"method":"${refusedMethod}"`)) {
-        const request = JSON.parse(body.toString('utf8')) as { id?: unknown };
-        outgoing.writeHead(200, { 'content-type': 'application/json' }).end(
-          JSON.stringify({
-            jsonrpc: '2.0',
-            id: Array.isArray(request) ? null : (request.id ?? null),
-            error: { code: -32000, message: `${refusedMethod} refused (LocalChain.refuseMethod)` },
-          }),
-        );
+        answerError(outgoing, body, `${refusedMethod} refused (LocalChain.refuseMethod)`);
       } else if (downMode === 'error') {
         outgoing
           .writeHead(503, { 'content-type': 'text/plain' })
           .end('JSON-RPC node down (LocalChain.rpcDown)');
-      } else if (latencyMs > 0) {
-        setTimeout(() => forward(incoming, body, outgoing), latencyMs);
       } else {
-        forward(incoming, body, outgoing);
+        void knownTransaction(body).then((known) => {
+          // A real node refuses a transaction it holds already; ganache 7 would take it again and
+          // mine it once per send, each time spending a nonce of the sender.
+          if (known) answerError(outgoing, body, 'already known');
+          else if (latencyMs > 0) setTimeout(() => forward(incoming, body, outgoing), latencyMs);
+          else forward(incoming, body, outgoing);
+        });
       }
     });
   });
+  const answerError = (outgoing: ServerResponse, body: Buffer, message: string) => {
+    const request = JSON.parse(body.toString('utf8')) as { id?: unknown };
+    outgoing.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: Array.isArray(request) ? null : (request.id ?? null),
+        error: { code: -32000, message },
+      }),
+    );
+  };
+  /** Whether `body` sends a raw transaction the node holds already (waiting or mined). */
+  const knownTransaction = async (body: Buffer): Promise<boolean> => {
+    if (!body.includes('"method":"eth_sendRawTransaction"')) return false;
+    const request = JSON.parse(body.toString('utf8')) as { params?: [Hex] };
+    if (Array.isArray(request) || !request.params) return false;
+    return (await rpc('eth_getTransactionByHash', [keccak256(request.params[0])]).catch(() => null)) !== null;
+  };
   const forward = (incoming: IncomingMessage, body: Buffer, outgoing: ServerResponse) => {
     const upstream = httpRequest(
       {
