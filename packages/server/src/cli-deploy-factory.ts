@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { compiledContracts, expectedFactoryCode } from '@cryptocheckout/contracts';
 import { getNetwork } from '@cryptocheckout/core';
-import { createPublicClient, createWalletClient, formatEther, type Hex, http } from 'viem';
+import { createPublicClient, createWalletClient, formatEther, getAddress, type Hex, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { readSweeperKey } from './sweeper-key.js';
 
@@ -80,6 +80,7 @@ export async function deployFactoryCommand(argv: string[], out: (line: string) =
     );
   }
   out(`  mined in block ${receipt.blockNumber}, gas used ${receipt.gasUsed}`);
-  out(`DepositFactory: ${receipt.contractAddress}`);
-  out(`Start the server with --deposit-factory ${network.toUpperCase()}=${receipt.contractAddress}`);
+  const factory = getAddress(receipt.contractAddress);
+  out(`DepositFactory: ${factory}`);
+  out(`Start the server with --deposit-factory ${network.toUpperCase()}=${factory}`);
 }

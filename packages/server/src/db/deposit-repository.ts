@@ -165,6 +165,15 @@ export class DepositRepository {
     }
   }
 
+  /** Makes every deposit carried by `forwardId` wait for a forward again (the forward failed). */
+  async releaseForward(scope: WriteScope, forwardId: string): Promise<void> {
+    await scope
+      .updateTable('chain_transfers')
+      .set({ forward_id: null })
+      .where('forward_id', '=', forwardId)
+      .execute();
+  }
+
   /**
    * Sets `payout_dispatched` of deposit-mode checkouts from their forwards: true once every deposit
    * counted as payment is carried by a forward that was sent and has not failed. The row's version

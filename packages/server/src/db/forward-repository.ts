@@ -106,12 +106,11 @@ export class ForwardRepository {
       .execute();
   }
 
-  /** The newest confirmed forward that emptied a deposit address of a token, if any. */
-  async lastConfirmedFor(
-    network: string,
-    address: string,
-    tokenContract: string,
-  ): Promise<string | undefined> {
+  /**
+   * The newest forward of ours, mined or confirmed, that emptied a deposit address of a token: a
+   * deposit that arrived while it waited to be mined went with it.
+   */
+  async lastMinedFor(network: string, address: string, tokenContract: string): Promise<string | undefined> {
     const found = await this.db
       .selectFrom('chain_transfers')
       .innerJoin('forwards', 'forwards.forward_id', 'chain_transfers.forward_id')
@@ -119,7 +118,7 @@ export class ForwardRepository {
       .where('chain_transfers.network', '=', network)
       .where('chain_transfers.to_address', '=', address)
       .where('chain_transfers.token_contract', '=', tokenContract)
-      .where('forwards.state', '=', 'confirmed')
+      .where('forwards.state', 'in', ['mined', 'confirmed'])
       .orderBy('forwards.nonce', 'desc')
       .executeTakeFirst();
     return found?.forward_id;

@@ -137,6 +137,46 @@ describe('deposit mode on a local EVM chain', () => {
     );
   });
 
+  it('shows a top-up that left with the forward of the first part as carried by that forward', async () => {
+    const { code, link } = await openCheckout({
+      external_reference: 'deposit-ride-along',
+      fiat_amount: '35.00',
+    });
+    const deposit = link.address as `0x${string}`;
+    const due = decimalToScaled(link.amount, 6);
+    const before = await chain.tokenBalance(usdc, MERCHANT_WALLET);
+    await chain.transfer(usdc, deposit, due - 2_000_000n, { mine: true });
+    await chain.mine(CONFIRMATIONS);
+    await statusBecomes(code, 'underpaid');
+    // The node does not take the forward of the first part yet; meanwhile the top-up is mined.
+    chain.refuseMethod('eth_sendRawTransaction');
+    try {
+      await eventually(
+        () => expect(forwardAttempts(server.dataDir, deposit)).toHaveLength(1),
+        EVENT_DEADLINE_MS,
+      );
+      await chain.transfer(usdc, deposit, 2_000_000n, { mine: true });
+    } finally {
+      chain.refuseMethod(null);
+    }
+    // The forward now moves the whole balance, top-up included.
+    await eventually(async () => {
+      expect(await nodeKnows(chain, forwardAttempts(server.dataDir, deposit)[0]!)).toBe(true);
+    }, EVENT_DEADLINE_MS);
+    await chain.mine(1);
+    expect(await chain.tokenBalance(usdc, MERCHANT_WALLET)).toBe(before + due);
+    await chain.mine(CONFIRMATIONS);
+    await statusBecomes(code, 'settled');
+    await mineUntilForwarded(deposit);
+    const transfers = (await operatorRequest(server, `/transactions/${code}`)).json.data.chain_transfers;
+    expect(transfers).toHaveLength(2);
+    const [first, topUp] = transfers;
+    expect(first.forward).toMatchObject({ state: 'confirmed' });
+    expect(topUp.forward).toEqual(first.forward);
+    expect(forwardStates(server.dataDir, deposit)).toEqual(['confirmed']);
+    expect((await lookup(code)).payout_dispatched).toBe(true);
+  });
+
   it('counts an overpayment whole and forwards all of it', async () => {
     const { code, link } = await openCheckout({ external_reference: 'deposit-over', fiat_amount: '31.00' });
     const deposit = link.address as `0x${string}`;

@@ -119,12 +119,13 @@ export class ForwardSender {
 
   /**
    * The deposit address holds none of the token any more: an earlier forward of ours carried it
-   * (the deposit arrived before that forward was mined), or someone else triggered the forwarder,
-   * which can only have paid the merchant.
+   * (the deposit arrived before that forward was mined; it then follows that forward, through a
+   * reorganisation too), or someone else triggered the forwarder, which can only have paid the
+   * merchant.
    */
   private async alreadyForwarded(deposit: WaitingDeposit): Promise<void> {
     const carrier =
-      (await this.deps.forwards.lastConfirmedFor(
+      (await this.deps.forwards.lastMinedFor(
         this.deps.config.network,
         deposit.address,
         deposit.tokenContract,

@@ -215,8 +215,8 @@ export class Forwarder {
         { state: 'failed', error: reason, updated_at: this.deps.clock().toISOString() },
         scope,
       );
-      for (const item of items)
-        await this.deps.deposits.assignForward(scope, this.deps.config.network, item.transfers, null);
+      // Every deposit it carried waits again, those that rode along with it included.
+      await this.deps.deposits.releaseForward(scope, forward.forward_id);
     });
     this.deps.logger.warn(
       { network: this.deps.config.network, forward: forward.forward_id, reason },
