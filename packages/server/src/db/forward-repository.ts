@@ -40,6 +40,15 @@ export class ForwardRepository {
     return lease?.holder === holder;
   }
 
+  /** Gives up this node's lease on a network, if it holds it. */
+  async releaseLease(network: string, holder: string): Promise<void> {
+    await this.db
+      .deleteFrom('forwarder_leases')
+      .where('network', '=', network)
+      .where('holder', '=', holder)
+      .execute();
+  }
+
   /** Forwards sent or mined but not yet final, oldest nonce first. */
   async inFlight(network: string): Promise<ForwardRow[]> {
     return this.db

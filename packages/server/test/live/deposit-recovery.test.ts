@@ -2,7 +2,9 @@
  * Deposit mode when things go wrong: a sweeper without gas, a forward stuck in the node's pool, a
  * payment after the late window, a factory address that is not ours.
  */
+import { join } from 'node:path';
 import { type CryptoPaymentLink, decimalToScaled, type Transaction } from '@cryptocheckout/core';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_DEADLINE_MS, eventually, startTestServer, type TestServer } from '../helpers.js';
 import { OPERATOR_TOKEN, operatorRequest } from '../operator-helpers.js';
@@ -73,7 +75,20 @@ function statusBecomes(server: TestServer, code: string, status: string): Promis
   }, EVENT_DEADLINE_MS);
 }
 
+/** Who holds the right to send forwards, from the server's SQLite file. */
+function leaseHolders(dataDir: string): string[] {
+  const db = new Database(join(dataDir, 'cryptocheckout.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare('SELECT holder FROM forwarder_leases').all() as { holder: string }[]).map(
+      (row) => row.holder,
+    );
+  } finally {
+    db.close();
+  }
+}
+
 interface ForwardingHealth {
+  sending: boolean;
   sweeper: string;
   sweeperBalanceWei: string | null;
   needsGas: { neededWei: string; balanceWei: string } | null;
@@ -172,6 +187,27 @@ describe('deposit mode recovers', () => {
       unmatched_reason: expect.stringMatching(/did not count this deposit: .*no longer monitored/),
       forward: { state: 'confirmed' },
     });
+  });
+
+  it('gives up the sending lease when it stops, so a restarted node forwards at once', async () => {
+    const sweeper = sweeperOf('deposit-recovery lease');
+    const first = await startDepositServer(sweeper.key);
+    await eventually(
+      async () => expect((await forwardingHealth(first)).sending).toBe(true),
+      EVENT_DEADLINE_MS,
+    );
+    expect(leaseHolders(first.dataDir)).toHaveLength(1);
+    await first.close();
+    expect(leaseHolders(first.dataDir)).toEqual([]);
+    const restarted = await startTestServer(
+      depositOptions(chain, { 'POLYGON:USDC': usdc }, factory, sweeper.key, CONFIRMATIONS),
+      first.dataDir,
+    );
+    servers.push(restarted);
+    await eventually(
+      async () => expect((await forwardingHealth(restarted)).sending).toBe(true),
+      EVENT_DEADLINE_MS,
+    );
   });
 
   it('refuses deposit addresses when the factory address holds another contract, and says why', async () => {

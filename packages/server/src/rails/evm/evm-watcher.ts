@@ -118,6 +118,7 @@ export class EvmWatcher {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.running;
+    await this.forwarder?.stop();
   }
 
   private schedule(delayMs: number): void {

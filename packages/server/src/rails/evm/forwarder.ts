@@ -70,6 +70,23 @@ export class Forwarder {
     this.sender = new ForwardSender(deps, this.options.batchSize, this.state);
   }
 
+  /**
+   * Gives up the right to send forwards when this node stops normally, so the next node (or this
+   * one restarted) sends at once rather than after the lease runs out. A failure is only logged.
+   */
+  async stop(): Promise<void> {
+    if (!this.state.sending) return;
+    this.state.sending = false;
+    await this.deps.forwards
+      .releaseLease(this.deps.config.network, this.deps.holder)
+      .catch((error: Error) =>
+        this.deps.logger.warn(
+          { network: this.deps.config.network, err: error.message },
+          'could not release the forwarding lease',
+        ),
+      );
+  }
+
   health(): ForwarderHealth {
     return { ...this.state };
   }
