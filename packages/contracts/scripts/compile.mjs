@@ -29,4 +29,6 @@ writeFileSync(
 );
 renameSync(temporary, output);
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
-process.stdout.write(`contracts: ${Object.keys(contracts).join(', ')} → dist/artifacts.json in ${seconds} s\n`);
+process.stdout.write(
+  `contracts: ${Object.keys(contracts).join(', ')} → dist/artifacts.json in ${seconds} s\n`,
+);

@@ -17,7 +17,12 @@ export const compilerSettings = {
   optimizer: { enabled: true, runs: 10_000 },
   outputSelection: {
     '*': {
-      '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object', 'evm.deployedBytecode.immutableReferences'],
+      '*': [
+        'abi',
+        'evm.bytecode.object',
+        'evm.deployedBytecode.object',
+        'evm.deployedBytecode.immutableReferences',
+      ],
     },
   },
 };
@@ -33,7 +38,9 @@ export function compileContracts(directory, files) {
   const openZeppelinRoot = dirname(require.resolve('@openzeppelin/contracts/package.json'));
   const input = {
     language: 'Solidity',
-    sources: Object.fromEntries(files.map((name) => [name, { content: readFileSync(join(directory, name), 'utf8') }])),
+    sources: Object.fromEntries(
+      files.map((name) => [name, { content: readFileSync(join(directory, name), 'utf8') }]),
+    ),
     settings: compilerSettings,
   };
   const findImport = (path) => {

@@ -5,10 +5,11 @@ import {
   type Address,
   createPublicClient,
   createWalletClient,
-  getAddress,
   custom,
+  getAddress,
   type Hex,
   keccak256,
+  type Log,
   type PublicClient,
   toHex,
 } from 'viem';
@@ -24,7 +25,7 @@ export interface TestChain {
   send(
     from: Account,
     call: { address: Address; abi: Abi; functionName: string; args?: readonly unknown[] },
-  ): Promise<{ gasUsed: bigint; logs: { address: Address; topics: Hex[]; data: Hex }[] }>;
+  ): Promise<{ gasUsed: bigint; logs: Log[] }>;
   /** Sends `wei` of the chain's own coin and waits for the receipt. */
   sendValue(from: Account, to: Address, wei: bigint): Promise<void>;
   close(): Promise<void>;
@@ -35,10 +36,9 @@ const keyOf = (name: string) => keccak256(toHex(`cryptocheckout contracts test $
 /** Starts the chain (chain id 137, Shanghai: what the contracts are compiled for). */
 export async function startTestChain(): Promise<TestChain> {
   const names = ['deployer', 'buyer', 'stranger'] as const;
-  const accounts = Object.fromEntries(names.map((name) => [name, privateKeyToAccount(keyOf(name))])) as Record<
-    (typeof names)[number],
-    Account
-  >;
+  const accounts = Object.fromEntries(
+    names.map((name) => [name, privateKeyToAccount(keyOf(name))]),
+  ) as Record<(typeof names)[number], Account>;
   const provider = ganache.provider({
     logging: { quiet: true },
     chain: { chainId: 137, hardfork: 'shanghai' },
@@ -46,7 +46,7 @@ export async function startTestChain(): Promise<TestChain> {
   });
   const transport = custom(provider as unknown as { request(args: unknown): Promise<unknown> });
   const client = createPublicClient({ transport, pollingInterval: 10 });
-  const wallet = (account: Account) => createWalletClient({ account, transport, chain: null });
+  const wallet = (account: Account) => createWalletClient({ account, transport });
   const receipt = async (hash: Hex) => {
     const mined = await client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
     if (mined.status !== 'success') throw new Error(`transaction ${hash} reverted`);
@@ -56,13 +56,22 @@ export async function startTestChain(): Promise<TestChain> {
     client,
     accounts,
     async deploy(artifact, from = accounts.deployer) {
-      const hash = await wallet(from).deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, chain: null });
+      const hash = await wallet(from).deployContract({
+        abi: artifact.abi,
+        bytecode: artifact.bytecode,
+        chain: null,
+      });
       const mined = await receipt(hash);
       if (!mined.contractAddress) throw new Error(`deployment ${hash} created no contract`);
       return getAddress(mined.contractAddress);
     },
     async send(from, call) {
-      const hash = await wallet(from).writeContract({ ...call, args: call.args ?? [], chain: null, gas: 5_000_000n });
+      const hash = await wallet(from).writeContract({
+        ...call,
+        args: call.args ?? [],
+        chain: null,
+        gas: 5_000_000n,
+      });
       const mined = await receipt(hash);
       return { gasUsed: mined.gasUsed, logs: mined.logs };
     },

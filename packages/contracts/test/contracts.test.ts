@@ -35,7 +35,12 @@ const forwarderAbi = () => contracts.DepositForwarder!.abi;
 
 /** The buyer pays `amount` base units of `token` to `to`. */
 async function pay(token: Address, to: Address, amount: bigint, abi: Abi = erc20Abi): Promise<void> {
-  await chain.send(chain.accounts.buyer, { address: token, abi, functionName: 'transfer', args: [to, amount] });
+  await chain.send(chain.accounts.buyer, {
+    address: token,
+    abi,
+    functionName: 'transfer',
+    args: [to, amount],
+  });
 }
 
 beforeAll(async () => {
