@@ -26,7 +26,13 @@ import {
   nodeKnows,
   sweeperOf,
 } from './deposit-helpers.js';
-import { liveCheckoutBody, MERCHANT_WALLET, storedTransfers, waitForScan } from './live-helpers.js';
+import {
+  MERCHANT_WALLET,
+  openLiveCheckout,
+  storedTransfers,
+  waitForScan,
+  waitForStatus,
+} from './live-helpers.js';
 import { type LocalChain, startLocalChain } from './local-chain.js';
 
 const { key: SWEEPER_KEY, address: SWEEPER } = sweeperOf('deposit-mode test');
@@ -65,26 +71,12 @@ afterAll(async () => {
   await chain?.close();
 });
 
-async function openCheckout(overrides: Record<string, unknown> = {}) {
-  const created = await server.client.createCheckout(
-    liveCheckoutBody({ webhook_url: receiver.url, ...overrides }),
-  );
-  const link = (await server.client.getPaymentLink({
-    transaction_code: created.transaction_code,
-    payment_method: 'usdc_polygon',
-  })) as CryptoPaymentLink;
-  return { code: created.transaction_code, link };
-}
+const openCheckout = (overrides: Record<string, unknown> = {}) =>
+  openLiveCheckout(server, { webhook_url: receiver.url, ...overrides });
 
 const lookup = (code: string): Promise<Transaction> => server.client.getTransaction(code);
 
-async function statusBecomes(code: string, status: string): Promise<Transaction> {
-  return eventually(async () => {
-    const transaction = await lookup(code);
-    expect(transaction.status).toBe(status);
-    return transaction;
-  }, EVENT_DEADLINE_MS);
-}
+const statusBecomes = (code: string, status: string) => waitForStatus(server, code, status);
 
 /** Mines until the forward carrying the deposits at `deposit` is confirmed; the address is then empty. */
 async function mineUntilForwarded(deposit: `0x${string}`, token = usdc): Promise<void> {
@@ -294,19 +286,3 @@ describe('deposit mode on a local EVM chain', () => {
     expect(await chain.tokenBalance(usdc, MERCHANT_WALLET)).toBe(before + amount);
   });
 });
-
-/** The forwarder's part of `GET /api/health` for Polygon. */
-async function forwarding(): Promise<{
-  forwardsInFlight: number;
-  needsGas: unknown;
-  depositsWaiting: number;
-}> {
-  const body = (await (await fetch(`${apiBase}/health`)).json()) as {
-    data: {
-      networks: {
-        POLYGON: { forwarding: { forwardsInFlight: number; needsGas: unknown; depositsWaiting: number } };
-      };
-    };
-  };
-  return body.data.networks.POLYGON.forwarding;
-}

@@ -3,7 +3,6 @@
  * payment after the late window, a factory address that is not ours.
  */
 import { join } from 'node:path';
-import { type CryptoPaymentLink, decimalToScaled, type Transaction } from '@cryptocheckout/core';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_DEADLINE_MS, eventually, startTestServer, type TestServer } from '../helpers.js';
@@ -16,7 +15,13 @@ import {
   nodeKnows,
   sweeperOf,
 } from './deposit-helpers.js';
-import { liveCheckoutBody, MERCHANT_WALLET, waitForScan } from './live-helpers.js';
+import {
+  liveCheckoutBody,
+  MERCHANT_WALLET,
+  openLiveCheckout,
+  waitForScan,
+  waitForStatus,
+} from './live-helpers.js';
 import { type LocalChain, startLocalChain } from './local-chain.js';
 
 const CONFIRMATIONS = 2;
@@ -53,27 +58,14 @@ async function startDepositServer(
 }
 
 async function openCheckout(server: TestServer, reference: string, fiatAmount: string) {
-  const created = await server.client.createCheckout(
-    liveCheckoutBody({ external_reference: reference, fiat_amount: fiatAmount }),
-  );
-  const link = (await server.client.getPaymentLink({
-    transaction_code: created.transaction_code,
-    payment_method: 'usdc_polygon',
-  })) as CryptoPaymentLink;
-  return {
-    code: created.transaction_code,
-    deposit: link.address as `0x${string}`,
-    amount: decimalToScaled(link.amount, 6),
-  };
+  const { code, link, baseUnits } = await openLiveCheckout(server, {
+    external_reference: reference,
+    fiat_amount: fiatAmount,
+  });
+  return { code, deposit: link.address as `0x${string}`, amount: baseUnits };
 }
 
-function statusBecomes(server: TestServer, code: string, status: string): Promise<Transaction> {
-  return eventually(async () => {
-    const transaction = await server.client.getTransaction(code);
-    expect(transaction.status).toBe(status);
-    return transaction;
-  }, EVENT_DEADLINE_MS);
-}
+const statusBecomes = waitForStatus;
 
 /** Who holds the right to send forwards, from the server's SQLite file. */
 function leaseHolders(dataDir: string): string[] {

@@ -1,7 +1,9 @@
 import { join } from 'node:path';
+import { type CryptoPaymentLink, decimalToScaled, type Transaction } from '@cryptocheckout/core';
 import Database from 'better-sqlite3';
+import { expect } from 'vitest';
 import type { ServerOptions } from '../../src/index.js';
-import { EVENT_DEADLINE_MS, eventually } from '../helpers.js';
+import { EVENT_DEADLINE_MS, eventually, type TestServer } from '../helpers.js';
 import type { LocalChain } from './local-chain.js';
 
 /** A merchant wallet nobody else pays in these tests (lowercase hex is what logs carry). */
@@ -87,4 +89,28 @@ export function storedTransfers(dataDir: string) {
   } finally {
     db.close();
   }
+}
+
+/** Creates a live checkout on `server` and asks for its USDC-on-Polygon instructions. */
+export async function openLiveCheckout(server: TestServer, overrides: Record<string, unknown> = {}) {
+  const created = await server.client.createCheckout(liveCheckoutBody(overrides));
+  const link = (await server.client.getPaymentLink({
+    transaction_code: created.transaction_code,
+    payment_method: 'usdc_polygon',
+  })) as CryptoPaymentLink;
+  return { code: created.transaction_code, link, baseUnits: decimalToScaled(link.amount, 6) };
+}
+
+/** Waits until checkout `code` on `server` is in `status`; returns it then. */
+export function waitForStatus(
+  server: TestServer,
+  code: string,
+  status: string,
+  timeoutMs = EVENT_DEADLINE_MS,
+): Promise<Transaction> {
+  return eventually(async () => {
+    const transaction = await server.client.getTransaction(code);
+    expect(transaction.status).toBe(status);
+    return transaction;
+  }, timeoutMs);
 }

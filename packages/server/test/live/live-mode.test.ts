@@ -17,8 +17,10 @@ import {
   liveCheckoutBody,
   liveOptions,
   MERCHANT_WALLET,
+  openLiveCheckout,
   storedTransfers,
   waitForScan,
+  waitForStatus,
   watcherHealth,
 } from './live-helpers.js';
 import { type LocalChain, startLocalChain } from './local-chain.js';
@@ -43,30 +45,13 @@ afterAll(async () => {
 });
 
 /** Creates a live checkout and asks for its USDC-on-Polygon instructions. */
-async function openCheckout(overrides: Record<string, unknown> = {}) {
-  const created = await server.client.createCheckout(
-    liveCheckoutBody({ webhook_url: receiver.url, ...overrides }),
-  );
-  const link = (await server.client.getPaymentLink({
-    transaction_code: created.transaction_code,
-    payment_method: 'usdc_polygon',
-  })) as CryptoPaymentLink;
-  return { code: created.transaction_code, link, baseUnits: decimalToScaled(link.amount, 6) };
-}
+const openCheckout = (overrides: Record<string, unknown> = {}) =>
+  openLiveCheckout(server, { webhook_url: receiver.url, ...overrides });
 
 const lookup = (code: string): Promise<Transaction> => server.client.getTransaction(code);
 
-async function statusBecomes(
-  code: string,
-  status: string,
-  timeoutMs = EVENT_DEADLINE_MS,
-): Promise<Transaction> {
-  return eventually(async () => {
-    const transaction = await lookup(code);
-    expect(transaction.status).toBe(status);
-    return transaction;
-  }, timeoutMs);
-}
+const statusBecomes = (code: string, status: string, timeoutMs = EVENT_DEADLINE_MS) =>
+  waitForStatus(server, code, status, timeoutMs);
 
 describe('live mode on a local EVM chain', () => {
   it('offers only the merchant’s own rail, with reasons for the rest', async () => {
