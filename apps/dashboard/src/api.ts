@@ -1,4 +1,5 @@
 import type {
+  OperatorChainTransfer,
   OperatorOverview,
   OperatorResend,
   OperatorStats,
@@ -41,6 +42,46 @@ export interface OperatorApiOptions {
   fetch: typeof fetch;
   /** The bearer token to send; read on every request so signing out takes effect at once. */
   token: () => string | null;
+  /** URL of the public `GET /api/health`; default the operator base with `/operator` replaced by `/health`. */
+  healthUrl?: string;
+}
+
+/** Identifies one chain transfer: a log of a transaction on a network. */
+export type TransferKey = Pick<OperatorChainTransfer, 'network' | 'tx_hash' | 'log_index'>;
+
+/**
+ * A deposit network's forwarder in `GET /api/health` (`networks.<NETWORK>.forwarding`, deposit
+ * mode only). Wei amounts are decimal strings of the network's native coin.
+ */
+export interface ForwardingHealth {
+  /** Address of the sweeper key that pays the forwards' gas. */
+  sweeper: string;
+  /** Null before the server's first look. */
+  sweeperBalanceWei: string | null;
+  /** Set while forwards wait because the sweeper cannot pay for the next one. */
+  needsGas: { neededWei: string; balanceWei: string } | null;
+  depositsWaiting: number;
+  forwardsInFlight: number;
+  forwardsSent: number;
+  /** False while another server node holds the right to send forwards. */
+  sending: boolean;
+  lastError: string | null;
+}
+
+/** One watched network in `GET /api/health` (live mode); only the parts the dashboard reads. */
+export interface NetworkHealth {
+  lastError?: string | null;
+  forwarding?: ForwardingHealth;
+  /** Deposit mode: why the configured DepositFactory is refused. */
+  depositFactoryProblem?: string;
+}
+
+/** `GET /api/health` as the dashboard reads it. */
+export interface ServerHealth {
+  ok: true;
+  mode: 'sandbox' | 'live';
+  /** Live mode: per network name. */
+  networks?: Record<string, NetworkHealth>;
 }
 
 /** Paging of a list: `limit` 1–200 (server default 50); `cursor` from the previous page. */
@@ -103,6 +144,54 @@ export class OperatorApi {
     return data as OperatorUnmatchedPage;
   }
 
+  /**
+   * Counts a confirmed direct-mode transfer no checkout took as a payment of `transactionCode`.
+   * @throws ApiError 409 (`conflict`, the server's reason) when refused, 404 for an unknown transfer.
+   */
+  async attachTransfer(
+    transfer: TransferKey,
+    transactionCode: string,
+    note: string,
+    signal?: AbortSignal,
+  ): Promise<OperatorChainTransfer> {
+    return this.transferAction(
+      transfer,
+      'attach',
+      { transaction_code: transactionCode, ...noteOf(note) },
+      signal,
+    );
+  }
+
+  /** Records that a transfer was dealt with outside the service. @throws ApiError 409 when resolved already. */
+  async markTransferHandled(
+    transfer: TransferKey,
+    note: string,
+    signal?: AbortSignal,
+  ): Promise<OperatorChainTransfer> {
+    return this.transferAction(transfer, 'handled', noteOf(note), signal);
+  }
+
+  /**
+   * Approves forwarding a deposit of a token its checkout did not ask for.
+   * @throws ApiError 409 when the transfer is no such deposit or is resolved already.
+   */
+  async approveForward(
+    transfer: TransferKey,
+    note: string,
+    signal?: AbortSignal,
+  ): Promise<OperatorChainTransfer> {
+    return this.transferAction(transfer, 'forward', noteOf(note), signal);
+  }
+
+  /** The public health summary (no token sent): per network, the watcher and in deposit mode the forwarder. */
+  async health(signal?: AbortSignal): Promise<ServerHealth> {
+    const url = this.options.healthUrl ?? `${this.options.base.replace(/\/operator\/?$/, '')}/health`;
+    const data = await this.envelopeData(await this.sendTo('GET', url, signal, { withToken: false }));
+    if (!isRecord(data) || data.ok !== true) throw unexpected();
+    if (data.networks !== undefined && !isRecord(data.networks)) throw unexpected();
+    return data as unknown as ServerHealth;
+  }
+
   /** Checkouts and settled volume per UTC day, oldest first, for the last `days` days. */
   async stats(days: number, signal?: AbortSignal): Promise<OperatorStats> {
     const data = await this.json('GET', `stats?days=${days}`, signal);
@@ -110,23 +199,63 @@ export class OperatorApi {
     return data as unknown as OperatorStats;
   }
 
-  private async json(method: 'GET' | 'POST', path: string, signal?: AbortSignal): Promise<unknown> {
-    const response = await this.send(method, path, signal);
+  private async transferAction(
+    transfer: TransferKey,
+    action: 'attach' | 'handled' | 'forward',
+    body: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<OperatorChainTransfer> {
+    const path = ['transfers', transfer.network, transfer.tx_hash, String(transfer.log_index), action]
+      .map(encodeURIComponent)
+      .join('/');
+    const data = await this.json('POST', path, signal, body);
+    if (!isRecord(data) || typeof data.tx_hash !== 'string') throw unexpected();
+    return data as unknown as OperatorChainTransfer;
+  }
+
+  private async json(
+    method: 'GET' | 'POST',
+    path: string,
+    signal?: AbortSignal,
+    body?: Record<string, string>,
+  ): Promise<unknown> {
+    return this.envelopeData(await this.send(method, path, signal, body));
+  }
+
+  private async envelopeData(response: Response): Promise<unknown> {
     const envelope = await response.json().catch(() => null);
     if (!isRecord(envelope) || envelope.status !== 'success') throw unexpected(response.status);
     return envelope.data;
   }
 
   /** Sends the request and returns a 2xx response; anything else becomes an ApiError. */
-  private async send(method: 'GET' | 'POST', path: string, signal?: AbortSignal): Promise<Response> {
+  private send(
+    method: 'GET' | 'POST',
+    path: string,
+    signal?: AbortSignal,
+    body?: Record<string, string>,
+  ): Promise<Response> {
+    return this.sendTo(method, `${this.options.base}/${path}`, signal, { withToken: true, body });
+  }
+
+  private async sendTo(
+    method: 'GET' | 'POST',
+    url: string,
+    signal: AbortSignal | undefined,
+    options: { withToken: boolean; body?: Record<string, string> | undefined },
+  ): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json' };
-    const token = this.options.token();
+    const token = options.withToken ? this.options.token() : null;
     if (token) headers.authorization = `Bearer ${token}`;
     const init: RequestInit = { method, headers, cache: 'no-store', credentials: 'omit' };
+    if (options.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      init.body = JSON.stringify(options.body);
+    }
     if (signal) init.signal = signal;
     let response: Response;
     try {
-      response = await this.options.fetch(`${this.options.base}/${path}`, init);
+      response = await this.options.fetch(url, init);
     } catch (error) {
       if (signal?.aborted) throw new ApiError('The request was cancelled.', 'aborted', 0);
       throw new ApiError(
@@ -159,6 +288,12 @@ function unexpected(httpStatus = 200): ApiError {
     'unexpected_response',
     httpStatus,
   );
+}
+
+/** The optional note as a body field: left out when empty (the server trims and keeps 500 characters). */
+function noteOf(note: string): { note?: string } {
+  const trimmed = note.trim();
+  return trimmed ? { note: trimmed } : {};
 }
 
 function pageParams(params: URLSearchParams, page: PageRequest): URLSearchParams {

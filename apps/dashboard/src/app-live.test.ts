@@ -82,11 +82,19 @@ describe('live mode', () => {
       MERCHANT_WALLET.toLowerCase(),
       firstPayment.txHash,
       'Confirmed',
+      // Direct mode: no forward; counted by the checkout, so no decision to take.
+      '—',
+      '—',
     ]);
     const link = paid.querySelector<HTMLAnchorElement>('a')!;
     expect(link.href).toBe(`https://polygonscan.com/tx/${firstPayment.txHash}`);
     expect(link.textContent).toBe(firstPayment.txHash);
-    expect(rowWith(page.rows('transfers-table'), secondPaymentHash)).toBeDefined();
+    // The second payment no checkout counted: the operator can attach it elsewhere or mark it handled.
+    const second = rowWith(page.rows('transfers-table'), secondPaymentHash)!;
+    expect([...second.querySelectorAll('.decision button')].map((button) => button.textContent)).toEqual([
+      'Attach to checkout',
+      'Mark handled',
+    ]);
     // Only the first transfer paid the order.
     expect(page.rows('payments-table')).toHaveLength(1);
   });

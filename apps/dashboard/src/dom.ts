@@ -70,7 +70,12 @@ export function keepFocusAndScroll(doc: Document, win: Window, update: () => voi
   const scrollX = win.scrollX;
   const scrollY = win.scrollY;
   update();
-  if (key !== null && active !== null && !active.isConnected) focusByKey(doc, key);
+  if (active?.isConnected && active !== doc.body && doc.activeElement !== active) {
+    // Moved rather than replaced (an open form kept across a redraw): moving an element drops its focus.
+    (active as HTMLElement).focus?.({ preventScroll: true });
+  } else if (key !== null && active !== null && !active.isConnected) {
+    focusByKey(doc, key);
+  }
   if (win.scrollX !== scrollX || win.scrollY !== scrollY) win.scrollTo(scrollX, scrollY);
 }
 

@@ -4,6 +4,7 @@ import {
   currencyDigits,
   decimalText,
   formatAssetAmount,
+  formatBaseUnits,
   formatDecimal,
   formatFiat,
   formatLocalDateTime,
@@ -108,5 +109,22 @@ describe('labels', () => {
     expect(httpUrlOrNull('data:text/html,hi')).toBeNull();
     expect(httpUrlOrNull(null)).toBeNull();
     expect(httpUrlOrNull('not a url')).toBeNull();
+  });
+});
+
+describe('formatBaseUnits', () => {
+  it('divides by 10^decimals exactly and drops trailing zeros', () => {
+    expect(formatBaseUnits('1234500000000000000')).toBe('1.2345');
+    expect(formatBaseUnits('1000000000000000000')).toBe('1');
+    expect(formatBaseUnits('0')).toBe('0');
+    expect(formatBaseUnits('1')).toBe('0.000000000000000001');
+    expect(formatBaseUnits('123456789012345678901234567890')).toBe('123456789012.34567890123456789');
+    expect(formatBaseUnits('1500000', 6)).toBe('1.5');
+  });
+
+  it('returns text that is no whole number unchanged', () => {
+    expect(formatBaseUnits('-5')).toBe('-5');
+    expect(formatBaseUnits('1.5')).toBe('1.5');
+    expect(formatBaseUnits('')).toBe('');
   });
 });

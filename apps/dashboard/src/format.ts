@@ -133,3 +133,29 @@ export function httpUrlOrNull(value: string | null | undefined): string | null {
     return null;
   }
 }
+
+/**
+ * An integer amount of base units (wei: 18 decimals) as a decimal string of whole coins, exact by
+ * bigint arithmetic, trailing zeros dropped ("1234500000000000000" → "1.2345", "0" → "0"). Text that
+ * is no whole number of base units is returned unchanged.
+ */
+export function formatBaseUnits(units: string, decimals = 18): string {
+  if (!/^\d+$/.test(units)) return units;
+  const scale = 10n ** BigInt(decimals);
+  const value = BigInt(units);
+  const whole = value / scale;
+  const fraction = (value % scale).toString().padStart(decimals, '0').replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : String(whole);
+}
+
+/** The native coin a network's gas is paid in, by network name; "native coin" for one not known. */
+export function nativeCoin(network: string): string {
+  return NATIVE_COINS[network] ?? 'native coin';
+}
+
+const NATIVE_COINS: Readonly<Record<string, string>> = {
+  ETHEREUM: 'ETH',
+  POLYGON: 'POL',
+  BASE: 'ETH',
+  ARBITRUM: 'ETH',
+};

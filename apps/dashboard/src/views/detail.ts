@@ -19,6 +19,19 @@ import { createFollowUp } from '../refresh.js';
 import type { View, ViewContext } from './context.js';
 import { deliveriesSection, resendFocusKey } from './deliveries.js';
 import { cell, dataTable, messageRow, mono, statusBadge, timeText } from './parts.js';
+import { forwardText, TransferActions, transferKey } from './transfers.js';
+
+const TRANSFER_COLUMNS = [
+  'Time',
+  'Network',
+  'Amount',
+  'From',
+  'To',
+  'Transaction',
+  'Confirmed',
+  'Forward',
+  'Decision',
+] as const;
 
 /**
  * One transaction: summary, state history, payments, payment options as priced, webhook
@@ -30,6 +43,19 @@ export function detailView(ctx: ViewContext, code: string): View {
   const sending = new Set<string>();
   const notes = new Map<string, string>();
   let detail: OperatorTransactionDetail | null = null;
+  const transferActions = new TransferActions({
+    h,
+    api,
+    signal: views.signal,
+    columnCount: TRANSFER_COLUMNS.length,
+    async updated(transfer) {
+      // A decision can move the checkout (an attached payment settles it): read it all again.
+      await load();
+      if (views.signal.aborted) return;
+      content.querySelector<HTMLElement>(`tr[data-transfer="${transferKey(transfer)}"] .decision`)?.focus();
+    },
+    fail: (error) => ctx.fail(error),
+  });
 
   const heading = h('h1', { tabindex: -1 }, `Transaction ${shortCode(code)}`);
   const content = h('div', { class: 'detail' }, h('p', { class: 'hint' }, 'Loading…'));
@@ -235,16 +261,17 @@ export function detailView(ctx: ViewContext, code: string): View {
   }
 
   function transfersTable(transfers: readonly OperatorChainTransfer[]): HTMLElement {
-    const columns = ['Time', 'Network', 'Amount', 'From', 'To', 'Transaction', 'Confirmed'];
-    const table = dataTable(h, 'transfers-table', 'Chain transfers', columns);
+    const table = dataTable(h, 'transfers-table', 'Chain transfers', TRANSFER_COLUMNS);
     if (transfers.length === 0) {
-      table.body.appendChild(messageRow(h, columns.length, 'No chain transfer recorded for this checkout.'));
+      table.body.appendChild(
+        messageRow(h, TRANSFER_COLUMNS.length, 'No chain transfer recorded for this checkout.'),
+      );
     }
     for (const transfer of transfers) {
       table.body.appendChild(
         h(
           'tr',
-          {},
+          { 'data-transfer': transferKey(transfer) },
           cell(h, timeText(h, transfer.block_time)),
           cell(h, transfer.network),
           cell(h, formatAssetAmount(transfer.amount, transfer.asset), 'num'),
@@ -252,8 +279,12 @@ export function detailView(ctx: ViewContext, code: string): View {
           cell(h, mono(h, transfer.to_address), 'wrap'),
           cell(h, transactionHashLink(h, transfer), 'wrap'),
           cell(h, transfer.confirmed ? 'Confirmed' : 'Not yet'),
+          cell(h, forwardText(h, transfer.forward), 'wrap'),
+          h('td', { class: 'decision wrap', tabindex: -1 }, transferActions.decision(transfer)),
         ),
       );
+      const form = transferActions.formRow(transfer);
+      if (form) table.body.appendChild(form);
     }
     return panel('transfers', table.element);
   }

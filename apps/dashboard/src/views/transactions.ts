@@ -7,6 +7,7 @@ import { CursorPager } from '../pager.js';
 import { startAutoRefresh } from '../refresh.js';
 import { FILTER_STATUSES, type Route, routeHash, type TransactionFilter } from '../router.js';
 import type { View, ViewContext } from './context.js';
+import { forwardingSection } from './forwarding.js';
 import {
   cell,
   dataTable,
@@ -161,10 +162,14 @@ export function transactionsView(ctx: ViewContext, initialFilter: TransactionFil
   );
   let nextCursor: string | null = null;
 
+  // Deposit mode's forwarding, live mode only: the one place a sweeper out of gas is seen at once.
+  const forwarding = ctx.overview.mode === 'live' ? forwardingSection(ctx, views.signal) : null;
+
   const element = h(
     'section',
     { class: 'view' },
     heading,
+    forwarding?.element,
     form,
     chartSection,
     toolbar,
@@ -326,6 +331,7 @@ export function transactionsView(ctx: ViewContext, initialFilter: TransactionFil
       refreshCount += 1;
       await Promise.all([
         loadList(false),
+        forwarding?.refresh(),
         refreshCount % STATS_EVERY_N_REFRESHES === 0 ? loadStats() : Promise.resolve(),
       ]);
     },
@@ -334,6 +340,7 @@ export function transactionsView(ctx: ViewContext, initialFilter: TransactionFil
   fillForm();
   void loadList(true);
   void loadStats();
+  void forwarding?.refresh();
 
   return {
     element,

@@ -6,6 +6,7 @@ import { routeHash } from '../router.js';
 import type { View, ViewContext } from './context.js';
 import { transactionHashLink } from './detail.js';
 import { cell, dataTable, messageRow, mono, pagerControls, timeText } from './parts.js';
+import { forwardText, TransferActions, transferKey } from './transfers.js';
 
 const PAGE_SIZE = 50;
 const COLUMNS = [
@@ -18,23 +19,46 @@ const COLUMNS = [
   'Transaction',
   'Reason',
   'Checkout',
+  'Forward',
+  'Decision',
 ] as const;
 
-/** Chain transfers to the merchant's wallets that no checkout took (live mode), newest first. */
+/**
+ * Chain transfers to the merchant's wallets (and deposit addresses) that no checkout counted (live
+ * mode), newest first, with the forward of each deposit and the operator's decisions.
+ */
 export function unmatchedView(ctx: ViewContext): View {
   const { h, doc, win, api } = ctx;
   const views = new AbortController();
   const pager = new CursorPager();
   let nextCursor: string | null = null;
   let request: AbortController | null = null;
+  const actions = new TransferActions({
+    h,
+    api,
+    signal: views.signal,
+    columnCount: COLUMNS.length,
+    updated(transfer) {
+      // The decision is shown in place; the row leaves the list only when the page is read again.
+      const key = transferKey(transfer);
+      const old = list.body.querySelector(`tr[data-transfer="${key}"]`);
+      if (!old) return;
+      const next = row(transfer);
+      keepFocusAndScroll(doc, win, () => old.replaceWith(next));
+      const decision = next.querySelector<HTMLElement>('.decision');
+      decision?.focus();
+    },
+    fail: (error) => ctx.fail(error),
+  });
 
   const heading = h('h1', { tabindex: -1 }, 'Unmatched payments');
   const intro = h(
     'p',
     { class: 'intro' },
     'In live mode the server watches the merchant’s wallets on chain. A transfer whose amount matches no open ' +
-      'checkout is kept here and never put on an order: compare it with your orders and settle it with the ' +
-      'buyer yourself.',
+      'checkout, or a deposit of a token its checkout did not ask for, is kept here and never put on an order ' +
+      'by itself: attach it to the checkout it pays, approve the forward of a deposit, or settle it with the ' +
+      'buyer yourself and mark it handled.',
   );
   const list = dataTable(h, 'unmatched-table', 'Unmatched transfers, newest first', COLUMNS);
   list.body.appendChild(messageRow(h, COLUMNS.length, 'Loading…'));
@@ -66,7 +90,10 @@ export function unmatchedView(ctx: ViewContext): View {
         if (page.items.length === 0 && pager.onFirstPage) {
           replaceChildren(list.body, messageRow(h, COLUMNS.length, emptyText()));
         } else {
-          replaceChildren(list.body, ...page.items.map(row));
+          replaceChildren(
+            list.body,
+            ...page.items.flatMap((transfer) => [row(transfer), actions.formRow(transfer)]),
+          );
         }
       });
       pagerUi.update(pager.pageNumber, !pager.onFirstPage, page.next_cursor !== null);
@@ -100,7 +127,7 @@ export function unmatchedView(ctx: ViewContext): View {
       : '—';
     return h(
       'tr',
-      {},
+      { 'data-transfer': transferKey(transfer) },
       cell(h, timeText(h, transfer.block_time)),
       cell(h, transfer.network),
       cell(h, transfer.asset),
@@ -110,6 +137,8 @@ export function unmatchedView(ctx: ViewContext): View {
       cell(h, transactionHashLink(h, transfer), 'wrap'),
       cell(h, transfer.unmatched_reason ?? '—', 'wrap'),
       cell(h, checkout),
+      cell(h, forwardText(h, transfer.forward), 'wrap'),
+      h('td', { class: 'decision wrap', tabindex: -1 }, actions.decision(transfer)),
     );
   }
 
