@@ -27,6 +27,8 @@ Options (each also readable from the environment variable shown):
   --webhook-retries <n>     extra webhook attempts (opt-in)   CRYPTOCHECKOUT_WEBHOOK_RETRIES (0)
   --webhook-secret <text>   sign webhooks with HMAC (opt-in)  CRYPTOCHECKOUT_WEBHOOK_SECRET
   --max-connections <n>     open connections at once          CRYPTOCHECKOUT_MAX_CONNECTIONS (1024)
+  --trust-proxy <value>     X-Forwarded-For of these proxies  CRYPTOCHECKOUT_TRUST_PROXY (none)
+                            (comma-separated addresses/CIDRs, or true: set it behind a reverse proxy)
   --operator-token <text>   bearer token of the dashboard     CRYPTOCHECKOUT_OPERATOR_TOKEN
                             (default: generated on the first start, kept in <data dir>/operator-token)
   --dashboard-dir <path>    a built operator dashboard        CRYPTOCHECKOUT_DASHBOARD_DIR
@@ -47,6 +49,10 @@ Repeat a flag per network; the environment variable takes a comma-separated list
   --allow-private-webhooks  webhooks to private hosts (tests) CRYPTOCHECKOUT_ALLOW_PRIVATE_WEBHOOKS=1
   --poll-interval-ms <n>    time between chain scans          CRYPTOCHECKOUT_POLL_INTERVAL_MS (2000)
   --max-block-range <n>     blocks per eth_getLogs call       CRYPTOCHECKOUT_MAX_BLOCK_RANGE (500)
+  --new-holds-per-client <n>                                  CRYPTOCHECKOUT_NEW_HOLDS_PER_CLIENT (10)
+                            direct mode: new exact amounts a minute per client address (0: no limit)
+  --new-holds-per-price <n>                                   CRYPTOCHECKOUT_NEW_HOLDS_PER_PRICE (20)
+                            the same per wallet and due amount, whoever asks
 
 Deposit mode (per network): each checkout gets its own address, any amount counts, and deposits
 are forwarded to the merchant's wallet. See docs/deposit-mode.md.
@@ -139,6 +145,9 @@ async function main(): Promise<void> {
       'webhook-retries': { type: 'string' },
       'webhook-secret': { type: 'string' },
       'max-connections': { type: 'string' },
+      'trust-proxy': { type: 'string' },
+      'new-holds-per-client': { type: 'string' },
+      'new-holds-per-price': { type: 'string' },
       'operator-token': { type: 'string' },
       'dashboard-dir': { type: 'string' },
       'log-level': { type: 'string' },
@@ -200,6 +209,17 @@ async function main(): Promise<void> {
       'max-connections',
       pick(values['max-connections'], 'CRYPTOCHECKOUT_MAX_CONNECTIONS'),
     ),
+    trustProxy: pick(values['trust-proxy'], 'CRYPTOCHECKOUT_TRUST_PROXY'),
+    newHoldLimits: {
+      perClientPerMinute: numberOption(
+        'new-holds-per-client',
+        pick(values['new-holds-per-client'], 'CRYPTOCHECKOUT_NEW_HOLDS_PER_CLIENT'),
+      ),
+      perPricePerMinute: numberOption(
+        'new-holds-per-price',
+        pick(values['new-holds-per-price'], 'CRYPTOCHECKOUT_NEW_HOLDS_PER_PRICE'),
+      ),
+    },
     logLevel: pick(values['log-level'], 'CRYPTOCHECKOUT_LOG_LEVEL'),
     operatorToken: pick(values['operator-token'], 'CRYPTOCHECKOUT_OPERATOR_TOKEN'),
     dashboardDir: pick(values['dashboard-dir'], 'CRYPTOCHECKOUT_DASHBOARD_DIR'),

@@ -67,6 +67,24 @@ export interface ServerOptions {
   keepAliveTimeoutMs?: number;
   /** Open connections accepted at once; further ones are closed on arrival (default 1024). */
   maxConnections?: number;
+  /**
+   * Direct live mode: new amount holds (first payment instructions of a checkout and rail) admitted
+   * a minute, per client address and per price of one wallet; 0 is no limit (docs/live-mode.md
+   * "Floods and limits").
+   */
+  newHoldLimits?: {
+    /** Per client IP address, an IPv6 one by its /64 (default 10). */
+    perClientPerMinute?: number;
+    /** Per network, asset, wallet and due amount (default 20). */
+    perPricePerMinute?: number;
+  };
+  /**
+   * Which proxies' `X-Forwarded-For` to believe for the client address (Fastify's `trustProxy`):
+   * their addresses and CIDR ranges, comma-separated in one string or a list, or true for any peer
+   * (only when nothing reaches the server but the proxy); the strings "true" and "false" are read
+   * as such. Default none: the connection's peer is the client.
+   */
+  trustProxy?: boolean | string | string[];
   /** Clock, injectable for tests. */
   clock?: () => Date;
   rateProvider?: RateProvider;
@@ -104,6 +122,8 @@ export interface ResolvedConfig {
   requestTimeoutMs: number;
   keepAliveTimeoutMs: number;
   maxConnections: number;
+  newHoldLimits: { perClientPerMinute: number; perPricePerMinute: number };
+  trustProxy: boolean | string | string[];
   logLevel: string;
 }
 
@@ -133,6 +153,10 @@ export function resolveConfig(options: ServerOptions): ResolvedConfig {
   requireRange('keepAliveTimeoutMs', keepAliveTimeoutMs, 1, 3_600_000);
   const maxConnections = options.maxConnections ?? 1024;
   requireRange('maxConnections', maxConnections, 1, 1_000_000);
+  const perClientPerMinute = options.newHoldLimits?.perClientPerMinute ?? 10;
+  requireWholeNumber('newHoldLimits.perClientPerMinute', perClientPerMinute, 0, 1_000_000);
+  const perPricePerMinute = options.newHoldLimits?.perPricePerMinute ?? 20;
+  requireWholeNumber('newHoldLimits.perPricePerMinute', perPricePerMinute, 0, 1_000_000);
   if (options.publicUrl !== undefined && !/^https?:\/\/[^/]+$/.test(options.publicUrl.replace(/\/$/, ''))) {
     throw new Error(`publicUrl must be an origin like https://pay.example.com, not "${options.publicUrl}".`);
   }
@@ -166,6 +190,8 @@ export function resolveConfig(options: ServerOptions): ResolvedConfig {
     requestTimeoutMs,
     keepAliveTimeoutMs,
     maxConnections: Math.floor(maxConnections),
+    newHoldLimits: { perClientPerMinute, perPricePerMinute },
+    trustProxy: trustProxyOf(options.trustProxy),
     logLevel: options.logLevel ?? 'info',
   };
 }
@@ -187,4 +213,16 @@ function requireRange(name: string, value: number, minimum: number, maximum: num
   if (!Number.isFinite(value) || value < minimum || value > maximum) {
     throw new Error(`${name} must be a number from ${minimum} to ${maximum}, not ${value}.`);
   }
+}
+
+function requireWholeNumber(name: string, value: number, minimum: number, maximum: number): void {
+  if (!Number.isInteger(value) || value < minimum || value > maximum) {
+    throw new Error(`${name} must be a whole number from ${minimum} to ${maximum}, not ${value}.`);
+  }
+}
+
+/** Fastify's trustProxy from the option, which the CLI and environment give as a string. */
+function trustProxyOf(value: ServerOptions['trustProxy']): boolean | string | string[] {
+  if (value === 'true' || value === 'false') return value === 'true';
+  return value ?? false;
 }

@@ -12,6 +12,7 @@ export const ERROR_CODES = {
   uri_too_long: 414,
   unsupported_media_type: 415,
   unprocessable: 422,
+  rate_limited: 429,
   request_header_fields_too_large: 431,
   internal_error: 500,
   unavailable: 503,
@@ -25,6 +26,8 @@ export const errorEnvelopeSchema = z.object({
     code: z.string().min(1),
     message: z.string(),
     field: z.string().optional(),
+    /** With `rate_limited`: seconds until the request can succeed (also the `Retry-After` header). */
+    retry_after: z.number().int().positive().optional(),
   }),
 });
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;

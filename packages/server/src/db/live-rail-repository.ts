@@ -56,6 +56,26 @@ export class LiveRailRepository {
     return new Set(rows.map((row) => BigInt(String(row.amount_base_units))));
   }
 
+  /** When the first hold of a base-unit amount in [from, to] held at `now` or later ends, if any. */
+  async earliestHoldEnd(
+    scope: HoldScope,
+    from: bigint,
+    to: bigint,
+    now: string,
+  ): Promise<string | undefined> {
+    const found = await this.db
+      .selectFrom('amount_holds')
+      .select((select) => select.fn.min('held_until').as('first_end'))
+      .where('network', '=', scope.network)
+      .where('asset', '=', scope.asset)
+      .where('wallet_address', '=', scope.walletAddress)
+      .where('amount_base_units', '>=', from.toString())
+      .where('amount_base_units', '<=', to.toString())
+      .where('held_until', '>=', now)
+      .executeTakeFirst();
+    return found?.first_end ?? undefined;
+  }
+
   /**
    * Takes an amount for a transaction unless the scope holds it already. A hold whose window has
    * passed (`held_until` before `now`) is released first. False when another checkout holds it.

@@ -24,6 +24,7 @@ import type {
 import type { RateProvider } from '../rates/rate-provider.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { liveWebhookTargetProblem } from '../webhooks/target-policy.js';
+import { NewHoldLimits } from './new-hold-limits.js';
 import { PaymentInstructions } from './payment-instructions.js';
 import { PaymentRecorder } from './payment-recorder.js';
 import { Pricing, walletOf } from './pricing.js';
@@ -88,6 +89,7 @@ export class CheckoutService implements PaymentSink {
       deps.rails,
       clock,
       deps.publicUrl,
+      deps.config.mode === 'live' ? new NewHoldLimits(deps.config.newHoldLimits, clock) : undefined,
     );
     this.sandbox = new SandboxPayments(this.recorder, this.pricing, clock, deps.config.sandboxConfirmationMs);
   }
@@ -203,10 +205,13 @@ export class CheckoutService implements PaymentSink {
     };
   }
 
-  /** `GET /payment_link`: instructions for paying what is still due by one rail. */
-  async paymentLink(transactionCode: string, paymentMethod: string): Promise<PaymentLink> {
+  /**
+   * `GET /payment_link`: instructions for paying what is still due by one rail; `clientIp` is
+   * counted by live mode's new-hold limits.
+   */
+  async paymentLink(transactionCode: string, paymentMethod: string, clientIp?: string): Promise<PaymentLink> {
     const { row } = await this.states.applyDueTransition(transactionCode);
-    return this.instructions.forRail(row, paymentMethod);
+    return this.instructions.forRail(row, paymentMethod, clientIp);
   }
 
   /** Sandbox: simulates a payment (see {@link SandboxPayments.pay}) and returns the lookup after it. */

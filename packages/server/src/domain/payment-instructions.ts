@@ -3,6 +3,7 @@ import type { TransactionRepository, TransactionRow } from '../db/transaction-re
 import { findRail, type Rail } from '../rails/catalog.js';
 import { type PaymentRailProvider, RailUnavailable } from '../rails/payment-rail-provider.js';
 import { paymentUri } from '../rails/payment-uri.js';
+import type { NewHoldLimits } from './new-hold-limits.js';
 import { type Pricing, walletOf } from './pricing.js';
 import { ServiceProblem } from './service-problem.js';
 import { assertPayable } from './transitions.js';
@@ -15,14 +16,18 @@ export class PaymentInstructions {
     private readonly rails: PaymentRailProvider,
     private readonly clock: () => Date,
     private readonly publicUrl: () => string,
+    /** Live mode's door before direct mode's amount pool; none in sandbox mode. */
+    private readonly newHoldLimits?: NewHoldLimits,
   ) {}
 
   /**
    * The `GET /payment_link` data for a transaction as it stands (docs/api.md).
    * @throws ServiceProblem `invalid_request` for an unknown rail, `conflict` when settled or expired,
-   *   `unprocessable` when the rail cannot take the amount due.
+   *   `unprocessable` when the rail cannot take the amount due, `rate_limited` when a new amount
+   *   hold would exceed the client's or the price's limit ({@link NewHoldLimits}).
+   * @param clientIp the caller's address, counted by the new-hold limits.
    */
-  async forRail(row: TransactionRow, paymentMethod: string): Promise<PaymentLink> {
+  async forRail(row: TransactionRow, paymentMethod: string, clientIp?: string): Promise<PaymentLink> {
     const rail = findRail(paymentMethod);
     if (!rail) {
       throw new ServiceProblem(
@@ -49,11 +54,24 @@ export class PaymentInstructions {
         expires_at: row.expires_at,
       };
     }
+    const wallet = walletOf(row);
+    // Instructions handed out before are a repeat: the hold exists, the limits count none.
+    const handedOut = await this.repository.depositAddress(row.transaction_code, rail.slug);
+    if (!handedOut && this.newHoldLimits && this.rails.paysOutByForward?.(wallet) !== true) {
+      // Direct mode: this call takes an amount from the wallet's pool until monitor_until.
+      this.newHoldLimits.admit({
+        clientIp,
+        network: rail.network!,
+        asset: rail.asset!,
+        walletAddress: wallet.address,
+        dueAmount: option.amount,
+      });
+    }
     const request = await this.rails
       .paymentRequest({
         transactionCode: row.transaction_code,
         rail,
-        wallet: walletOf(row),
+        wallet,
         dueAmount: option.amount,
         holdUntil: row.monitor_until,
       })
@@ -61,7 +79,7 @@ export class PaymentInstructions {
         if (error instanceof RailUnavailable) throw new ServiceProblem('unavailable', error.message);
         throw error;
       });
-    const address = await this.depositAddress(row.transaction_code, rail, request.address);
+    const address = handedOut ?? (await this.saveDepositAddress(row.transaction_code, rail, request.address));
     return {
       kind: 'crypto',
       payment_method: rail.slug,
@@ -81,10 +99,8 @@ export class PaymentInstructions {
     };
   }
 
-  /** The address handed out for this transaction and rail, the same on every call. */
-  private async depositAddress(transactionCode: string, rail: Rail, address: string): Promise<string> {
-    const existing = await this.repository.depositAddress(transactionCode, rail.slug);
-    if (existing) return existing;
+  /** Stores the address handed out for this transaction and rail, which every later call repeats. */
+  private async saveDepositAddress(transactionCode: string, rail: Rail, address: string): Promise<string> {
     await this.repository.saveDepositAddress(transactionCode, rail.slug, address, this.clock().toISOString());
     // A concurrent request may have stored its address first; the stored one is the one to pay.
     return (await this.repository.depositAddress(transactionCode, rail.slug)) ?? address;

@@ -68,13 +68,13 @@ export function registerApiRoutes(
         summary: 'Payment instructions for one rail of a transaction',
         tags: ['checkout'],
         querystring: paymentLinkQuerySchema,
-        response: { 200: successEnvelopeSchema(paymentLinkSchema), ...errors },
+        response: { 200: successEnvelopeSchema(paymentLinkSchema), ...errors, 429: errorEnvelopeSchema },
       },
     },
     async (request, reply) =>
       sendSuccess(
         reply,
-        await service.paymentLink(request.query.transaction_code, request.query.payment_method),
+        await service.paymentLink(request.query.transaction_code, request.query.payment_method, request.ip),
       ),
   );
 

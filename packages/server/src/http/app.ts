@@ -61,6 +61,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     },
     loggerInstance: deps.logger as unknown as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
+    // request.ip is the client address the new-hold limits count (docs/live-mode.md "Floods and limits").
+    trustProxy: deps.config.trustProxy,
     // Per-request logs would dominate a busy server's output; state changes are logged instead.
     logController: new LogController({ disableRequestLogging: true }),
     // No per-request child logger: nothing logs per request, and a pino child costs microseconds on

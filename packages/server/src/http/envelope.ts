@@ -6,7 +6,7 @@ export function sendSuccess(reply: FastifyReply, data: unknown, httpStatus = 200
 }
 
 /**
- * Sends `{"status":"error","error":{code,message,field?}}`. Carries nosniff itself because errors the
+ * Sends `{"status":"error","error":{code,message,field?,retry_after?}}`. Carries nosniff itself because errors the
  * router raises (a malformed URL) are answered before the onRequest hook that sets it on the rest.
  */
 export function sendError(
@@ -15,10 +15,14 @@ export function sendError(
   code: string,
   message: string,
   field?: string,
+  extra?: { retry_after: number },
 ): FastifyReply {
   return reply
     .code(httpStatus)
     .type('application/json; charset=utf-8')
     .header('x-content-type-options', 'nosniff')
-    .send({ status: 'error', error: field === undefined ? { code, message } : { code, message, field } });
+    .send({
+      status: 'error',
+      error: { code, message, ...(field === undefined ? {} : { field }), ...extra },
+    });
 }

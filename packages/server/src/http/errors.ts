@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import { ERROR_CODES, type ErrorCode } from '@cryptocheckout/core';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { RateLimited } from '../domain/new-hold-limits.js';
 import { ServiceProblem } from '../domain/service-problem.js';
 import { sendError } from './envelope.js';
 import { RequestValidationError } from './validation.js';
@@ -86,6 +87,12 @@ const CLIENT_ERRORS: Record<string, [number, string, ErrorCode, string]> = {
 
 /** Every error of a request, the framework's included, as an envelope with its documented status. */
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error instanceof RateLimited) {
+    reply.header('retry-after', String(error.retryAfterSeconds));
+    return sendError(reply, error.httpStatus, error.code, error.message, error.field, {
+      retry_after: error.retryAfterSeconds,
+    });
+  }
   if (error instanceof ServiceProblem) {
     return sendError(reply, error.httpStatus, error.code, error.message, error.field);
   }

@@ -44,7 +44,7 @@ export function registerPageRoutes(
       const method = request.query.method;
       if (method && /^[a-z0-9_]{1,64}$/.test(method) && details.transaction.status !== 'settled') {
         try {
-          selected = { link: await service.paymentLink(code.data, method) };
+          selected = { link: await service.paymentLink(code.data, method, request.ip) };
         } catch (error) {
           if (!(error instanceof ServiceProblem)) throw error;
         }

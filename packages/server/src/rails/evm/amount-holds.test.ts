@@ -7,7 +7,7 @@ import { findPostgresBin, startPostgresCluster } from '../../../test/postgres-cl
 import { closeDatabase, type Database, openDatabase } from '../../db/database.js';
 import { type HoldScope, LiveRailRepository } from '../../db/live-rail-repository.js';
 import { RailUnavailable } from '../payment-rail-provider.js';
-import { AmountHolds, MAX_AMOUNT_TAG } from './amount-holds.js';
+import { AMOUNT_TAG_TIERS, AmountHolds, MAX_AMOUNT_TAG } from './amount-holds.js';
 
 const WALLET = '0x3c499c542cef5e3811e1192ce70d8cc03d5c3359';
 const OTHER_WALLET = '0x71c7656ec7ab88b098defb751b7401b5f6d8976f';
@@ -201,13 +201,14 @@ function amountHoldsSuite(label: string, skip: boolean, storage: () => TestStora
       );
     });
 
-    it('refuses with RailUnavailable when every tag of the amount is held, and other wallets still work', async () => {
-      expect(MAX_AMOUNT_TAG).toBe(9999n);
-      const holdUntil = new Date(START.getTime() + DAY_MS).toISOString();
-      // One statement: 9 999 rows of parameters would exceed SQLite's and PostgreSQL's bind limits.
+    /**
+     * Holds tags `first` to `last` of 12.34 USDC for filler checkouts, held until `holdUntil`, in one
+     * statement: thousands of rows of parameters would exceed SQLite's and PostgreSQL's bind limits.
+     */
+    const fillTags = async (first: bigint, last: bigint, holdUntil: string) => {
       await sql`
         WITH RECURSIVE tags (tag) AS (
-          SELECT 1 UNION ALL SELECT tag + 1 FROM tags WHERE tag < ${Number(MAX_AMOUNT_TAG)}
+          SELECT CAST(${Number(first)} AS BIGINT) UNION ALL SELECT tag + 1 FROM tags WHERE tag < ${Number(last)}
         )
         INSERT INTO amount_holds
           (network, asset, wallet_address, amount_base_units, amount, transaction_code, payment_method, held_until)
@@ -215,18 +216,59 @@ function amountHoldsSuite(label: string, skip: boolean, storage: () => TestStora
           'filler-' || tag, 'usdc_polygon', ${holdUntil}
         FROM tags
       `.execute(db);
-      expect(await storedHolds()).toHaveLength(9999);
+    };
+
+    it('takes a second-tier tag only once every first-tier tag of the amount is held', async () => {
+      expect(AMOUNT_TAG_TIERS).toEqual([
+        { first: 1n, last: 9_999n },
+        { first: 10_000n, last: 99_999n },
+      ]);
+      const holdUntil = new Date(START.getTime() + DAY_MS).toISOString();
+      // All of the first tier but its last tag: that one is still taken first.
+      await fillTags(1n, 9_998n, holdUntil);
+      expect(await ask('tx-last-of-first')).toBe('12.349999');
+      expect(await ask('tx-second-tier')).toBe('12.350000');
+      expect(await ask('tx-second-tier-2')).toBe('12.350001');
+      expect(await storedHolds()).toHaveLength(9_998 + 3);
+
+      // Another wallet and another amount still start at tag 1.
+      expect(await ask('tx-other', { scope: { walletAddress: OTHER_WALLET } })).toBe('12.340001');
+      expect(await ask('tx-other-amount', { dueAmount: '12.36' })).toBe('12.360001');
+
+      // A first-tier tag freed by its window's end is taken before the second tier again.
+      await db.deleteFrom('amount_holds').where('transaction_code', '=', 'filler-77').execute();
+      expect(await ask('tx-freed')).toBe('12.340077');
+    });
+
+    it('refuses with RailUnavailable naming when the first hold ends once both tiers are held', async () => {
+      expect(MAX_AMOUNT_TAG).toBe(99_999n);
+      const laterEnd = new Date(START.getTime() + 2 * DAY_MS).toISOString();
+      const firstEnd = new Date(START.getTime() + 25 * 60 * 60 * 1000 - 90 * 1000).toISOString();
+      await fillTags(1n, 49_999n, laterEnd);
+      await fillTags(50_000n, 99_999n, laterEnd);
+      // One hold, deep in the second tier, ends before the others (one ends later still).
+      await db
+        .updateTable('amount_holds')
+        .set({ held_until: new Date(START.getTime() + 3 * DAY_MS).toISOString() })
+        .where('transaction_code', '=', 'filler-5')
+        .execute();
+      await db
+        .updateTable('amount_holds')
+        .set({ held_until: firstEnd })
+        .where('transaction_code', '=', 'filler-60000')
+        .execute();
+      expect(await storedHolds()).toHaveLength(99_999);
 
       const refusal = await ask('tx-full').catch((error: unknown) => error);
       expect(refusal).toBeInstanceOf(RailUnavailable);
-      expect((refusal as Error).message).toContain('12.34 USDC');
+      const message = (refusal as Error).message;
+      expect(message).toContain('12.34 USDC');
+      expect(message).toContain(`free again at ${firstEnd} (in 24 h 59 min)`);
+      expect(message).not.toContain('few minutes');
 
-      expect(await ask('tx-other', { scope: { walletAddress: OTHER_WALLET } })).toBe('12.340001');
-      expect(await ask('tx-other-amount', { dueAmount: '12.35' })).toBe('12.350001');
-
-      // Once the window of the fillers passes, the range is free again.
-      now = new Date(START.getTime() + DAY_MS + 1);
-      expect(await ask('tx-full')).toBe('12.340001');
+      // Once that hold's window passes, its amount is the one given out.
+      now = new Date(Date.parse(firstEnd) + 1);
+      expect(await ask('tx-full')).toBe('12.400000');
     });
 
     it('keeps every digit of a large due amount with its tag', async () => {
