@@ -7,9 +7,13 @@
 //             at the default maxBlockRange (500) and at 50;
 //   webhook   the delay from the block that completes a payment's confirmations to its settlement
 //             webhook on loopback: median, p90 and max, at the default poll interval (2000 ms) and 200 ms.
+//   deposits  deposit mode (bench/watcher-deposits.mjs): catch-up with 1,000 to 100,000 deposit addresses
+//             on file, and the gas of forwards at batch sizes 1, 10, 50.
 // Prints figures to compare between versions; no pass/fail thresholds.
-// Knobs (defaults): BENCH_BACKLOG_BLOCKS (2000), BENCH_BACKLOG_TRANSFERS (1000), BENCH_WALLETS (200),
-// BENCH_WEBHOOKS (30), BENCH_SERVER_NODE_ARGS (node flags for the server process, e.g. --cpu-prof).
+// Knobs (defaults): BENCH_PART (all; direct: catch-up and webhook only; deposits: deposit mode only),
+// BENCH_BACKLOG_BLOCKS (2000), BENCH_BACKLOG_TRANSFERS (1000), BENCH_WALLETS (200),
+// BENCH_WEBHOOKS (30), BENCH_SERVER_NODE_ARGS (node flags for the server process, e.g. --cpu-prof);
+// the deposit-mode knobs are listed in bench/watcher-deposits.mjs.
 import { fork } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -20,8 +24,13 @@ import { decimalToScaled } from '@cryptocheckout/core';
 import Database from 'better-sqlite3';
 import * as esbuild from 'esbuild';
 import { getAddress, keccak256, toHex } from 'viem';
+import { checkDepositKnobs, depositBenchmarks } from './watcher-deposits.mjs';
 
 const environment = process.env;
+const PART = environment.BENCH_PART ?? 'all';
+if (!['all', 'direct', 'deposits'].includes(PART)) {
+  throw new Error(`BENCH_PART must be all, direct or deposits, not "${PART}".`);
+}
 const BACKLOG_BLOCKS = Number(environment.BENCH_BACKLOG_BLOCKS ?? 2000);
 const BACKLOG_TRANSFERS = Number(environment.BENCH_BACKLOG_TRANSFERS ?? 1000);
 const WALLETS = Number(environment.BENCH_WALLETS ?? 200);
@@ -38,6 +47,7 @@ if (!(BACKLOG_BLOCKS >= BACKLOG_TRANSFERS && BACKLOG_TRANSFERS >= 2 && WALLETS >
     'Need BENCH_BACKLOG_BLOCKS ≥ BENCH_BACKLOG_TRANSFERS ≥ 2, BENCH_WALLETS ≥ 1, BENCH_WEBHOOKS ≥ 1.',
   );
 }
+if (PART !== 'direct') checkDepositKnobs();
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const localChainSource = fileURLToPath(
@@ -199,6 +209,8 @@ function liveOptions(dataDir, live) {
       ...live,
     },
     webhooks: { allowPrivateTargets: true },
+    // Hundreds of checkouts from one address in seconds: the flood limits would refuse most of them.
+    newHoldLimits: { perClientPerMinute: 0, perPricePerMinute: 0 },
   };
 }
 
@@ -256,157 +268,179 @@ try {
   await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const receiverUrl = `http://127.0.0.1:${receiver.address().port}`;
 
-  // 1. Catch-up. A first start watches from the head, so the server runs once to set its cursor and
-  // hold the checkouts' amounts, then stops; every catch-up run starts from a copy of that database.
-  const matchedCount = Math.ceil(BACKLOG_TRANSFERS / 2);
-  const templateDir = temporaryDirectory();
-  const first = await startServerChild(liveOptions(templateDir, {}));
-  progress(`opening ${matchedCount} checkouts to ${WALLETS} wallets…`);
-  const checkouts = await openCheckouts(first, matchedCount, 'backlog');
-  await scannedTo(first, await chain.head(), 30_000);
-  await first.stop();
+  if (PART !== 'deposits') {
+    // 1. Catch-up. A first start watches from the head, so the server runs once to set its cursor and
+    // hold the checkouts' amounts, then stops; every catch-up run starts from a copy of that database.
+    const matchedCount = Math.ceil(BACKLOG_TRANSFERS / 2);
+    const templateDir = temporaryDirectory();
+    const first = await startServerChild(liveOptions(templateDir, {}));
+    progress(`opening ${matchedCount} checkouts to ${WALLETS} wallets…`);
+    const checkouts = await openCheckouts(first, matchedCount, 'backlog');
+    await scannedTo(first, await chain.head(), 30_000);
+    await first.stop();
 
-  const backlogFrom = await chain.head();
-  progress(
-    `mining the backlog: ${BACKLOG_BLOCKS} blocks, ${BACKLOG_TRANSFERS} transfers (${matchedCount} exact, the rest unmatched)…`,
-  );
-  const backlogStart = performance.now();
-  for (let index = 0; index < BACKLOG_TRANSFERS; index++) {
-    // Even transfers pay a checkout exactly; odd ones send an amount no checkout asks for (1.000… USDC).
-    const checkout = checkouts[index / 2];
-    if (checkout) await chain.transfer(usdc, checkout.wallet, checkout.baseUnits);
-    else await chain.transfer(usdc, wallets[index % WALLETS], 1_000_000n + BigInt(index));
-    // Spread evenly: each transfer opens a run of blocks, the rest of the run empty.
-    const blocks =
-      Math.floor(((index + 1) * BACKLOG_BLOCKS) / BACKLOG_TRANSFERS) -
-      Math.floor((index * BACKLOG_BLOCKS) / BACKLOG_TRANSFERS);
-    await chain.mine(blocks);
-    if ((index + 1) % 100 === 0 || index + 1 === BACKLOG_TRANSFERS) {
-      progress(
-        `  backlog ${index + 1}/${BACKLOG_TRANSFERS} transfers, ${(await chain.head()) - backlogFrom} blocks`,
+    const backlogFrom = await chain.head();
+    progress(
+      `mining the backlog: ${BACKLOG_BLOCKS} blocks, ${BACKLOG_TRANSFERS} transfers (${matchedCount} exact, the rest unmatched)…`,
+    );
+    const backlogStart = performance.now();
+    for (let index = 0; index < BACKLOG_TRANSFERS; index++) {
+      // Even transfers pay a checkout exactly; odd ones send an amount no checkout asks for (1.000… USDC).
+      const checkout = checkouts[index / 2];
+      if (checkout) await chain.transfer(usdc, checkout.wallet, checkout.baseUnits);
+      else await chain.transfer(usdc, wallets[index % WALLETS], 1_000_000n + BigInt(index));
+      // Spread evenly: each transfer opens a run of blocks, the rest of the run empty.
+      const blocks =
+        Math.floor(((index + 1) * BACKLOG_BLOCKS) / BACKLOG_TRANSFERS) -
+        Math.floor((index * BACKLOG_BLOCKS) / BACKLOG_TRANSFERS);
+      await chain.mine(blocks);
+      if ((index + 1) % 100 === 0 || index + 1 === BACKLOG_TRANSFERS) {
+        progress(
+          `  backlog ${index + 1}/${BACKLOG_TRANSFERS} transfers, ${(await chain.head()) - backlogFrom} blocks`,
+        );
+      }
+    }
+    const head = await chain.head();
+    const backlogMs = performance.now() - backlogStart;
+    progress(
+      `backlog mined in ${seconds(backlogMs)} s (${(backlogMs / BACKLOG_TRANSFERS).toFixed(1)} ms per transfer)`,
+    );
+
+    const catchUps = [];
+    for (const maxBlockRange of BLOCK_RANGES) {
+      const dataDir = temporaryDirectory();
+      cpSync(templateDir, dataDir, { recursive: true });
+      progress(`catch-up with maxBlockRange ${maxBlockRange}…`);
+      const requestsBefore = chain.requestsSeen;
+      const server = await startServerChild(
+        liveOptions(dataDir, { maxBlockRange, pollIntervalMs: CATCH_UP_POLL_MS }),
+      );
+      const benchCpuBefore = process.cpuUsage();
+      let lastReport = performance.now();
+      const health = await scannedTo(server, head, 120_000, (partWay) => {
+        if (performance.now() - lastReport < 2000) return;
+        lastReport = performance.now();
+        const at =
+          partWay.scannedTo === null ? 'first range under way' : `at block ${partWay.scannedTo} of ${head}`;
+        progress(`  ${at}, ${partWay.transfersSeen} transfers seen`);
+      });
+      const ms = Date.now() - server.startedAt;
+      const requests = chain.requestsSeen - requestsBefore;
+      const benchCpu = cpuMs(process.cpuUsage(benchCpuBefore));
+      const serverCpu = cpuMs(await server.cpu()) - cpuMs(server.startCpu);
+      await server.stop();
+      catchUps.push({
+        maxBlockRange,
+        ms,
+        requests,
+        health,
+        serverCpu,
+        benchCpu,
+        stored: storedTransferCounts(dataDir),
+      });
+    }
+
+    // 2. Confirmation to webhook. Blocks come at random gaps, each of the first WEBHOOKS carrying one
+    // payment; a payment's confirming block is the CONFIRMATIONS-th counting its own.
+    const webhookRuns = [];
+    for (const pollIntervalMs of POLL_INTERVALS_MS) {
+      progress(`webhook delays at poll interval ${pollIntervalMs} ms: opening ${WEBHOOKS} checkouts…`);
+      const server = await startServerChild(liveOptions(temporaryDirectory(), { pollIntervalMs }));
+      const pathOf = (index) => `/webhook/${pollIntervalMs}/${index}`;
+      const paid = await openCheckouts(
+        server,
+        WEBHOOKS,
+        `webhook-${pollIntervalMs}`,
+        (index) => new URL(pathOf(index), receiverUrl).href,
+      );
+      // Payments mined before the watcher's first scan would lie behind its starting cursor.
+      await scannedTo(server, await chain.head(), 30_000);
+      progress(`  paying and mining ${WEBHOOKS + CONFIRMATIONS - 1} blocks…`);
+      const minedAt = new Map();
+      const mineDurations = [];
+      const paidIn = [];
+      for (let step = 0; step < WEBHOOKS + CONFIRMATIONS - 1; step++) {
+        const checkout = paid[step];
+        if (checkout) await chain.transfer(usdc, checkout.wallet, checkout.baseUnits);
+        // Stamped before mining: the watcher cannot see the block any earlier.
+        const before = performance.now();
+        const block = await chain.mine(1);
+        mineDurations.push(performance.now() - before);
+        minedAt.set(block, before);
+        if (checkout) paidIn.push(block);
+        const [shortest, longest] = BLOCK_GAP_MS;
+        await sleep(shortest + Math.random() * (longest - shortest));
+      }
+      const deadline = performance.now() + 3 * pollIntervalMs + 10_000;
+      const arrived = () => paid.filter((_, index) => arrivals.has(pathOf(index))).length;
+      while (arrived() < WEBHOOKS && performance.now() < deadline) await sleep(20);
+      await server.stop();
+      if (arrived() < WEBHOOKS) throw new Error(`only ${arrived()} of ${WEBHOOKS} webhooks arrived`);
+      const delays = paid
+        .map(
+          (_, index) => arrivals.get(pathOf(index)) - minedAt.get(paidIn[index] + BigInt(CONFIRMATIONS - 1)),
+        )
+        .sort((a, b) => a - b);
+      mineDurations.sort((a, b) => a - b);
+      webhookRuns.push({ pollIntervalMs, delays, mineMedian: percentile(mineDurations, 50) });
+    }
+
+    console.log(
+      `\nCatch-up: ${head - backlogFrom} blocks mined while the server was down, ${BACKLOG_TRANSFERS} transfers to ${WALLETS} watched wallets (${matchedCount} exact payments, ${BACKLOG_TRANSFERS - matchedCount} unmatched); timed from server start to the head.`,
+    );
+    console.log(
+      '\n| maxBlockRange | time s | blocks scanned | blocks/s | transfers seen | transfers/s | RPC requests | RPC requests / block | CPU s server · ganache | stored: matched · unmatched · confirmed |',
+    );
+    console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---|---|');
+    for (const { maxBlockRange, ms, requests, health, serverCpu, benchCpu, stored } of catchUps) {
+      console.log(
+        `| ${maxBlockRange} | ${seconds(ms)} | ${health.blocksScanned} | ${((health.blocksScanned * 1000) / ms).toFixed(0)} | ${health.transfersSeen} | ${((health.transfersSeen * 1000) / ms).toFixed(0)} | ${requests} | ${(requests / health.blocksScanned).toFixed(2)} | ${seconds(serverCpu)} · ${seconds(benchCpu)} | ${stored.matched} · ${stored.unmatched} · ${stored.confirmed} |`,
       );
     }
-  }
-  const head = await chain.head();
-  const backlogMs = performance.now() - backlogStart;
-  progress(
-    `backlog mined in ${seconds(backlogMs)} s (${(backlogMs / BACKLOG_TRANSFERS).toFixed(1)} ms per transfer)`,
-  );
-
-  const catchUps = [];
-  for (const maxBlockRange of BLOCK_RANGES) {
-    const dataDir = temporaryDirectory();
-    cpSync(templateDir, dataDir, { recursive: true });
-    progress(`catch-up with maxBlockRange ${maxBlockRange}…`);
-    const requestsBefore = chain.requestsSeen;
-    const server = await startServerChild(
-      liveOptions(dataDir, { maxBlockRange, pollIntervalMs: CATCH_UP_POLL_MS }),
+    console.log(
+      `\nCPU: the server's child process, and this process (ganache behind its proxy, plus health polling) over the same time. Confirmed: transfers ${CONFIRMATIONS} or more blocks deep at the head.`,
     );
-    const benchCpuBefore = process.cpuUsage();
-    let lastReport = performance.now();
-    const health = await scannedTo(server, head, 120_000, (partWay) => {
-      if (performance.now() - lastReport < 2000) return;
-      lastReport = performance.now();
-      const at =
-        partWay.scannedTo === null ? 'first range under way' : `at block ${partWay.scannedTo} of ${head}`;
-      progress(`  ${at}, ${partWay.transfersSeen} transfers seen`);
-    });
-    const ms = Date.now() - server.startedAt;
-    const requests = chain.requestsSeen - requestsBefore;
-    const benchCpu = cpuMs(process.cpuUsage(benchCpuBefore));
-    const serverCpu = cpuMs(await server.cpu()) - cpuMs(server.startCpu);
-    await server.stop();
-    catchUps.push({
-      maxBlockRange,
-      ms,
-      requests,
-      health,
-      serverCpu,
-      benchCpu,
-      stored: storedTransferCounts(dataDir),
-    });
-  }
-
-  // 2. Confirmation to webhook. Blocks come at random gaps, each of the first WEBHOOKS carrying one
-  // payment; a payment's confirming block is the CONFIRMATIONS-th counting its own.
-  const webhookRuns = [];
-  for (const pollIntervalMs of POLL_INTERVALS_MS) {
-    progress(`webhook delays at poll interval ${pollIntervalMs} ms: opening ${WEBHOOKS} checkouts…`);
-    const server = await startServerChild(liveOptions(temporaryDirectory(), { pollIntervalMs }));
-    const pathOf = (index) => `/webhook/${pollIntervalMs}/${index}`;
-    const paid = await openCheckouts(
-      server,
-      WEBHOOKS,
-      `webhook-${pollIntervalMs}`,
-      (index) => new URL(pathOf(index), receiverUrl).href,
-    );
-    // Payments mined before the watcher's first scan would lie behind its starting cursor.
-    await scannedTo(server, await chain.head(), 30_000);
-    progress(`  paying and mining ${WEBHOOKS + CONFIRMATIONS - 1} blocks…`);
-    const minedAt = new Map();
-    const mineDurations = [];
-    const paidIn = [];
-    for (let step = 0; step < WEBHOOKS + CONFIRMATIONS - 1; step++) {
-      const checkout = paid[step];
-      if (checkout) await chain.transfer(usdc, checkout.wallet, checkout.baseUnits);
-      // Stamped before mining: the watcher cannot see the block any earlier.
-      const before = performance.now();
-      const block = await chain.mine(1);
-      mineDurations.push(performance.now() - before);
-      minedAt.set(block, before);
-      if (checkout) paidIn.push(block);
-      const [shortest, longest] = BLOCK_GAP_MS;
-      await sleep(shortest + Math.random() * (longest - shortest));
+    const [wide, narrow] = catchUps;
+    if (wide && narrow) {
+      console.log(
+        `\nmaxBlockRange ${narrow.maxBlockRange} takes ${(narrow.ms / wide.ms).toFixed(2)}× the time of ${wide.maxBlockRange} and ${(narrow.requests / wide.requests).toFixed(2)}× the RPC requests.`,
+      );
     }
-    const deadline = performance.now() + 3 * pollIntervalMs + 10_000;
-    const arrived = () => paid.filter((_, index) => arrivals.has(pathOf(index))).length;
-    while (arrived() < WEBHOOKS && performance.now() < deadline) await sleep(20);
-    await server.stop();
-    if (arrived() < WEBHOOKS) throw new Error(`only ${arrived()} of ${WEBHOOKS} webhooks arrived`);
-    const delays = paid
-      .map((_, index) => arrivals.get(pathOf(index)) - minedAt.get(paidIn[index] + BigInt(CONFIRMATIONS - 1)))
-      .sort((a, b) => a - b);
-    mineDurations.sort((a, b) => a - b);
-    webhookRuns.push({ pollIntervalMs, delays, mineMedian: percentile(mineDurations, 50) });
-  }
 
-  console.log(
-    `\nCatch-up: ${head - backlogFrom} blocks mined while the server was down, ${BACKLOG_TRANSFERS} transfers to ${WALLETS} watched wallets (${matchedCount} exact payments, ${BACKLOG_TRANSFERS - matchedCount} unmatched); timed from server start to the head.`,
-  );
-  console.log(
-    '\n| maxBlockRange | time s | blocks scanned | blocks/s | transfers seen | transfers/s | RPC requests | RPC requests / block | CPU s server · ganache | stored: matched · unmatched · confirmed |',
-  );
-  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---|---|');
-  for (const { maxBlockRange, ms, requests, health, serverCpu, benchCpu, stored } of catchUps) {
     console.log(
-      `| ${maxBlockRange} | ${seconds(ms)} | ${health.blocksScanned} | ${((health.blocksScanned * 1000) / ms).toFixed(0)} | ${health.transfersSeen} | ${((health.transfersSeen * 1000) / ms).toFixed(0)} | ${requests} | ${(requests / health.blocksScanned).toFixed(2)} | ${seconds(serverCpu)} · ${seconds(benchCpu)} | ${stored.matched} · ${stored.unmatched} · ${stored.confirmed} |`,
+      `\nConfirmation to webhook: ${WEBHOOKS} payments, one per block, blocks ${BLOCK_GAP_MS[0]}–${BLOCK_GAP_MS[1]} ms apart at random; delay from mining the block that makes a payment ${CONFIRMATIONS} blocks deep to its webhook's arrival on loopback.`,
+    );
+    console.log('\n| poll interval ms | webhooks | median ms | p90 ms | max ms | median / poll interval |');
+    console.log('|---:|---:|---:|---:|---:|---:|');
+    for (const { pollIntervalMs, delays } of webhookRuns) {
+      const median = percentile(delays, 50);
+      console.log(
+        `| ${pollIntervalMs} | ${delays.length} | ${median.toFixed(0)} | ${percentile(delays, 90).toFixed(0)} | ${delays.at(-1).toFixed(0)} | ${(median / pollIntervalMs).toFixed(2)} |`,
+      );
+    }
+    const mineMedian = Math.max(...webhookRuns.map((run) => run.mineMedian));
+    console.log(
+      `\nThe delay is dominated by the poll interval: a confirming block waits for the watcher's next scan, on average half an interval, at most one; scanning, settling and sending add the rest. Delays count from the start of mining (median ${mineMedian.toFixed(0)} ms per block), and arrival stamps can lag by as much while ganache, in this process, mines.`,
     );
   }
-  console.log(
-    `\nCPU: the server's child process, and this process (ganache behind its proxy, plus health polling) over the same time. Confirmed: transfers ${CONFIRMATIONS} or more blocks deep at the head.`,
-  );
-  const [wide, narrow] = catchUps;
-  if (wide && narrow) {
-    console.log(
-      `\nmaxBlockRange ${narrow.maxBlockRange} takes ${(narrow.ms / wide.ms).toFixed(2)}× the time of ${wide.maxBlockRange} and ${(narrow.requests / wide.requests).toFixed(2)}× the RPC requests.`,
-    );
+  if (PART !== 'direct') {
+    // 3. Deposit mode, on the same chain; it prints its own figures.
+    await depositBenchmarks({
+      chain,
+      usdc,
+      wallets,
+      confirmations: CONFIRMATIONS,
+      catchUpPollMs: CATCH_UP_POLL_MS,
+      startServerChild,
+      api,
+      scannedTo,
+      liveOptions,
+      temporaryDirectory,
+      progress,
+      seconds,
+      cpuMs,
+    });
   }
-
-  console.log(
-    `\nConfirmation to webhook: ${WEBHOOKS} payments, one per block, blocks ${BLOCK_GAP_MS[0]}–${BLOCK_GAP_MS[1]} ms apart at random; delay from mining the block that makes a payment ${CONFIRMATIONS} blocks deep to its webhook's arrival on loopback.`,
-  );
-  console.log('\n| poll interval ms | webhooks | median ms | p90 ms | max ms | median / poll interval |');
-  console.log('|---:|---:|---:|---:|---:|---:|');
-  for (const { pollIntervalMs, delays } of webhookRuns) {
-    const median = percentile(delays, 50);
-    console.log(
-      `| ${pollIntervalMs} | ${delays.length} | ${median.toFixed(0)} | ${percentile(delays, 90).toFixed(0)} | ${delays.at(-1).toFixed(0)} | ${(median / pollIntervalMs).toFixed(2)} |`,
-    );
-  }
-  const mineMedian = Math.max(...webhookRuns.map((run) => run.mineMedian));
-  console.log(
-    `\nThe delay is dominated by the poll interval: a confirming block waits for the watcher's next scan, on average half an interval, at most one; scanning, settling and sending add the rest. Delays count from the start of mining (median ${mineMedian.toFixed(0)} ms per block), and arrival stamps can lag by as much while ganache, in this process, mines.`,
-  );
   console.log(`\nTotal ${elapsed()}.`);
 } finally {
   for (const [child, exited] of children) {

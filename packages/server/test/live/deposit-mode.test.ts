@@ -3,12 +3,14 @@
  * a forwarder address per checkout, any amount counted, confirmed deposits forwarded to the
  * merchant's wallet by the sweeper.
  */
+import { join } from 'node:path';
 import {
   type CryptoPaymentLink,
   compareDecimals,
   decimalToScaled,
   type Transaction,
 } from '@cryptocheckout/core';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   EVENT_DEADLINE_MS,
@@ -167,6 +169,45 @@ describe('deposit mode on a local EVM chain', () => {
     expect(topUp.forward).toEqual(first.forward);
     expect(forwardStates(server.dataDir, deposit)).toEqual(['confirmed']);
     expect((await lookup(code)).payout_dispatched).toBe(true);
+  });
+
+  it('reads every transfer of the token once over 1,000 addresses are open, and keeps only its own', async () => {
+    // 1,001 more open deposit addresses, as a busy server has them.
+    const db = new Database(join(server.dataDir, 'cryptocheckout.sqlite'));
+    try {
+      const insert = db.prepare(
+        `INSERT INTO deposit_forwarders (network, address, transaction_code, payment_method, merchant, salt, factory, created_at)
+         VALUES ('POLYGON', ?, ?, 'usdc_polygon', ?, ?, ?, ?)`,
+      );
+      db.transaction(() => {
+        for (let index = 0; index < 1001; index++) {
+          const address = `0x${(0xd0000000 + index).toString(16).padStart(40, '0')}`;
+          const code = `00000000-0000-4000-8000-${index.toString().padStart(12, '0')}`;
+          const salt = `0x${index.toString(16).padStart(64, '0')}`;
+          insert.run(
+            address,
+            code,
+            MERCHANT_WALLET.toLowerCase(),
+            salt,
+            factory.toLowerCase(),
+            new Date().toISOString(),
+          );
+        }
+      })();
+    } finally {
+      db.close();
+    }
+    const { code, link } = await openCheckout({ external_reference: 'deposit-many', fiat_amount: '36.00' });
+    const stranger = '0x00000000000000000000000000000000000000b7' as const;
+    const strangerHash = await chain.transfer(usdc, stranger, 5_000_000n);
+    await chain.transfer(usdc, link.address as `0x${string}`, decimalToScaled(link.amount, 6), {
+      mine: true,
+    });
+    await chain.mine(CONFIRMATIONS);
+    const settled = await statusBecomes(code, 'settled');
+    expect(settled.payments).toHaveLength(1);
+    expect(storedTransfers(server.dataDir).some((transfer) => transfer.tx_hash === strangerHash)).toBe(false);
+    await mineUntilForwarded(link.address as `0x${string}`);
   });
 
   it('counts an overpayment whole and forwards all of it', async () => {

@@ -209,8 +209,10 @@ export class EvmWatcher {
     const recipients = await this.recorder.recipientsSince(cursor.blockTime);
     const headers = new Map<bigint, Block>([[to, toBlock]]);
     const observed: ObservedTransfer[] = [];
-    const logs =
+    const read =
       recipients !== 'all' && recipients.length === 0 ? [] : await this.logs.read(from, to, recipients);
+    // Every transfer of the token was read: keep ours before asking for their blocks' times.
+    const logs = recipients === 'all' ? await this.recorder.ownTransfers(read) : read;
     logs.sort((a, b) =>
       a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
     );

@@ -46,6 +46,20 @@ export class TransferRecorder {
     return [...wallets, ...(await this.deposits.forwarderAddresses(this.config.network))];
   }
 
+  /**
+   * The transfers among `logs` that go to a watched wallet or a deposit address: read before the
+   * blocks' headers are fetched, so reading every transfer of a token costs no header per block.
+   */
+  async ownTransfers<Log extends TransferLog>(logs: readonly Log[]): Promise<Log[]> {
+    const forwarders = this.deposits
+      ? await this.deposits.forwardersAt(
+          this.config.network,
+          logs.map((log) => log.to),
+        )
+      : new Map<string, DepositForwarderRow>();
+    return logs.filter((log) => this.directWallets.has(log.to) || forwarders.has(log.to));
+  }
+
   /** Records the transfers of one scanned range, in chain order; each transfer once. */
   async recordAll(transfers: readonly ObservedTransfer[]): Promise<number> {
     const forwarders = this.deposits
