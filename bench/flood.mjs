@@ -15,9 +15,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import * as esbuild from 'esbuild';
+import { importLocalChain } from './local-chain-import.mjs';
 
 const environment = process.env;
 const REQUESTS = Number(environment.BENCH_FLOOD_REQUESTS ?? 10_100);
@@ -28,9 +28,6 @@ const GENUINE_BUYER = '127.0.0.2';
 const MANY_ADDRESSES = Array.from({ length: 240 }, (_, index) => `127.0.0.${10 + index}`);
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const localChainSource = fileURLToPath(
-  new URL('../packages/server/test/live/local-chain.ts', import.meta.url),
-);
 const benchStart = performance.now();
 const progress = (line) =>
   process.stdout.write(`  [${((performance.now() - benchStart) / 1000).toFixed(1)} s] ${line}\n`);
@@ -42,41 +39,6 @@ const temporaryDirectory = () => {
   directories.push(directory);
   return directory;
 };
-
-/** Keeps npm packages external as the file URLs they resolve to (as bench/watcher.mjs does). */
-const packagesFromSource = {
-  name: 'packages-from-source',
-  setup(build) {
-    build.onResolve({ filter: /^[^./]/ }, async (args) => {
-      if (args.pluginData === 'inner' || args.path.startsWith('node:')) return undefined;
-      const found = await build.resolve(args.path, {
-        kind: args.kind,
-        importer: args.importer,
-        resolveDir: args.resolveDir,
-        pluginData: 'inner',
-      });
-      if (found.errors.length > 0 || found.external) return found;
-      return { path: pathToFileURL(found.path).href, external: true };
-    });
-  },
-};
-
-/** Bundles local-chain.ts into a temp folder and imports it: the tests' chain, not a copy of it. */
-async function importLocalChain() {
-  const outfile = join(temporaryDirectory(), 'local-chain.mjs');
-  await esbuild.build({
-    entryPoints: [localChainSource],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile,
-    plugins: [packagesFromSource],
-    define: { 'import.meta.url': JSON.stringify(pathToFileURL(localChainSource).href) },
-    logLevel: 'silent',
-  });
-  return import(pathToFileURL(outfile).href);
-}
 
 const children = new Set();
 
@@ -209,7 +171,7 @@ try {
     `${REQUESTS} checkout + payment_link pairs for one wallet and one price (25.00 EUR in USDC on Polygon), ${CONCURRENCY} at a time; runs: ${RUNS.join(', ')}.`,
   );
   progress('bundling test/live/local-chain.ts, starting ganache, deploying the token…');
-  const { startLocalChain } = await importLocalChain();
+  const { startLocalChain } = await importLocalChain(temporaryDirectory());
   const chain = await startLocalChain();
   const usdc = await chain.deployToken('USDC', 6);
 

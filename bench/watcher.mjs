@@ -19,11 +19,11 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { decimalToScaled } from '@cryptocheckout/core';
 import Database from 'better-sqlite3';
-import * as esbuild from 'esbuild';
 import { getAddress, keccak256, toHex } from 'viem';
+import { importLocalChain } from './local-chain-import.mjs';
 import { checkDepositKnobs, depositBenchmarks } from './watcher-deposits.mjs';
 
 const environment = process.env;
@@ -50,9 +50,6 @@ if (!(BACKLOG_BLOCKS >= BACKLOG_TRANSFERS && BACKLOG_TRANSFERS >= 2 && WALLETS >
 if (PART !== 'direct') checkDepositKnobs();
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const localChainSource = fileURLToPath(
-  new URL('../packages/server/test/live/local-chain.ts', import.meta.url),
-);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const seconds = (ms) => (ms / 1000).toFixed(1);
 const benchStart = performance.now();
@@ -65,45 +62,6 @@ const temporaryDirectory = () => {
   directories.push(directory);
   return directory;
 };
-
-/**
- * The bundle sits in a temp folder, where Node finds no node_modules: each npm package (ganache, viem,
- * solc) stays external as the file URL it resolves to from local-chain.ts.
- */
-const packagesFromSource = {
-  name: 'packages-from-source',
-  setup(build) {
-    build.onResolve({ filter: /^[^./]/ }, async (args) => {
-      if (args.pluginData === 'inner' || args.path.startsWith('node:')) return undefined;
-      const found = await build.resolve(args.path, {
-        kind: args.kind,
-        importer: args.importer,
-        resolveDir: args.resolveDir,
-        pluginData: 'inner',
-      });
-      if (found.errors.length > 0 || found.external) return found;
-      return { path: pathToFileURL(found.path).href, external: true };
-    });
-  },
-};
-
-/** Bundles local-chain.ts into a temp folder and imports it: the tests' chain, not a copy of it. */
-async function importLocalChain() {
-  const outfile = join(temporaryDirectory(), 'local-chain.mjs');
-  await esbuild.build({
-    entryPoints: [localChainSource],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile,
-    plugins: [packagesFromSource],
-    // TestToken.sol and solc are found beside the source file, not beside the bundle.
-    define: { 'import.meta.url': JSON.stringify(pathToFileURL(localChainSource).href) },
-    logLevel: 'silent',
-  });
-  return import(pathToFileURL(outfile).href);
-}
 
 /** Starts the built server in a child process; resolves once it listens. */
 function startServerChild(options) {
@@ -262,7 +220,7 @@ try {
     `ganache in the bench process, the server in a child process (SQLite in a temp dir); ${CONFIRMATIONS} confirmations.`,
   );
   progress('bundling test/live/local-chain.ts, starting ganache, deploying the token…');
-  const { startLocalChain } = await importLocalChain();
+  const { startLocalChain } = await importLocalChain(temporaryDirectory());
   chain = await startLocalChain();
   usdc = await chain.deployToken('USDC', 6);
   await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
