@@ -241,6 +241,16 @@ describe('live mode: the operator’s decisions on transfers no checkout took', 
     return `/transfers/POLYGON/${txHash}/${stored.log_index}`;
   }
 
+  /** Mines the confirmations and waits until the watcher has confirmed the transfer at `path`. */
+  async function confirm(path: string): Promise<void> {
+    const txHash = path.split('/')[3];
+    await chain.mine(3);
+    await eventually(() => {
+      const stored = storedTransfers(server.dataDir).find((transfer) => transfer.tx_hash === txHash);
+      expect(stored?.confirmed).toBe(1);
+    }, EVENT_DEADLINE_MS);
+  }
+
   it('attaches a confirmed transfer of a wrong amount to its checkout, which then shows the part paid', async () => {
     const { code, baseUnits } = await openCheckout({ external_reference: 'attach-short' });
     // An exchange kept 1 USDC as its fee: the transfer matches no checkout.
@@ -248,8 +258,7 @@ describe('live mode: the operator’s decisions on transfers no checkout took', 
     const early = await operatorRequest(server, `${transfer}/attach`, { body: { transaction_code: code } });
     expect(early.status).toBe(409);
     expect(early.json.error.message).toMatch(/not confirmed yet/);
-    await chain.mine(3);
-    await waitForScan(apiBase, chain);
+    await confirm(transfer);
 
     const attached = await operatorRequest(server, `${transfer}/attach`, {
       body: { transaction_code: code, note: 'ticket 42' },
@@ -282,8 +291,7 @@ describe('live mode: the operator’s decisions on transfers no checkout took', 
       }),
     );
     const transfer = await unmatchedTransfer(baseUnits + 1_000_000n);
-    await chain.mine(3);
-    await waitForScan(apiBase, chain);
+    await confirm(transfer);
     const wrongWallet = await operatorRequest(server, `${transfer}/attach`, {
       body: { transaction_code: elsewhere.transaction_code },
     });
@@ -303,8 +311,7 @@ describe('live mode: the operator’s decisions on transfers no checkout took', 
 
     // Another stray transfer cannot be put on the settled checkout; it can be marked handled.
     const stray = await unmatchedTransfer(baseUnits + 2_000_000n);
-    await chain.mine(3);
-    await waitForScan(apiBase, chain);
+    await confirm(stray);
     const onSettled = await operatorRequest(server, `${stray}/attach`, { body: { transaction_code: code } });
     expect(onSettled.status).toBe(409);
     expect(onSettled.json.error.message).toMatch(/already settled/);
