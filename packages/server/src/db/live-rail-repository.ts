@@ -41,18 +41,21 @@ export class LiveRailRepository {
     return found?.amount;
   }
 
-  /** Base-unit amounts in [from, to] held in a scope at `now` or later. */
-  async heldAmounts(scope: HoldScope, from: bigint, to: bigint, now: string): Promise<Set<bigint>> {
-    const rows = await this.db
+  /** The holds of base-unit amounts in [from, to] in a scope that last until `now` or later. */
+  private holdsInRange(scope: HoldScope, from: bigint, to: bigint, now: string) {
+    return this.db
       .selectFrom('amount_holds')
-      .select('amount_base_units')
       .where('network', '=', scope.network)
       .where('asset', '=', scope.asset)
       .where('wallet_address', '=', scope.walletAddress)
       .where('amount_base_units', '>=', from.toString())
       .where('amount_base_units', '<=', to.toString())
-      .where('held_until', '>=', now)
-      .execute();
+      .where('held_until', '>=', now);
+  }
+
+  /** Base-unit amounts in [from, to] held in a scope at `now` or later. */
+  async heldAmounts(scope: HoldScope, from: bigint, to: bigint, now: string): Promise<Set<bigint>> {
+    const rows = await this.holdsInRange(scope, from, to, now).select('amount_base_units').execute();
     return new Set(rows.map((row) => BigInt(String(row.amount_base_units))));
   }
 
@@ -63,15 +66,8 @@ export class LiveRailRepository {
     to: bigint,
     now: string,
   ): Promise<string | undefined> {
-    const found = await this.db
-      .selectFrom('amount_holds')
+    const found = await this.holdsInRange(scope, from, to, now)
       .select((select) => select.fn.min('held_until').as('first_end'))
-      .where('network', '=', scope.network)
-      .where('asset', '=', scope.asset)
-      .where('wallet_address', '=', scope.walletAddress)
-      .where('amount_base_units', '>=', from.toString())
-      .where('amount_base_units', '<=', to.toString())
-      .where('held_until', '>=', now)
       .executeTakeFirst();
     return found?.first_end ?? undefined;
   }
