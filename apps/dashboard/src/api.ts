@@ -1,13 +1,21 @@
 import type {
   OperatorChainTransfer,
+  OperatorIssuedMerchantKey,
+  OperatorMerchantKey,
   OperatorOverview,
+  OperatorRefundDetail,
+  OperatorRefundPage,
   OperatorResend,
   OperatorStats,
   OperatorTransactionDetail,
   OperatorTransactionPage,
   OperatorUnmatchedPage,
+  Refund,
+  RefundCreated,
+  RefundCreateRequest,
+  RefundsOfTransaction,
 } from '@cryptocheckout/core';
-import { filterParams, type TransactionFilter } from './router.js';
+import { filterParams, type RefundFilter, refundFilterParams, type TransactionFilter } from './router.js';
 
 /**
  * A failed operator API call: the server's error envelope (`code`, `message`, `field`), or a
@@ -83,6 +91,9 @@ export interface ServerHealth {
   /** Live mode: per network name. */
   networks?: Record<string, NetworkHealth>;
 }
+
+/** A request body: JSON of strings and lists of strings. */
+type JsonBody = Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /** Paging of a list: `limit` 1–200 (server default 50); `cursor` from the previous page. */
 export interface PageRequest {
@@ -199,6 +210,92 @@ export class OperatorApi {
     return data as unknown as OperatorStats;
   }
 
+  /** One page of refunds, newest first, filtered by status and `q` (refund id, transaction code or exact reference). */
+  async refunds(
+    filter: RefundFilter,
+    page: PageRequest = {},
+    signal?: AbortSignal,
+  ): Promise<OperatorRefundPage> {
+    const query = pageParams(refundFilterParams(filter), page);
+    const data = await this.json('GET', `refunds${queryString(query)}`, signal);
+    if (!isPage(data)) throw unexpected();
+    return data as OperatorRefundPage;
+  }
+
+  /** One refund with its history, claim link and who created (and cancelled) it. @throws ApiError 404 when unknown. */
+  async refund(refundId: string, signal?: AbortSignal): Promise<OperatorRefundDetail> {
+    const data = await this.json('GET', `refunds/${encodeURIComponent(refundId)}`, signal);
+    if (!isRefund(data) || typeof data.claim_url !== 'string') throw unexpected();
+    return data as unknown as OperatorRefundDetail;
+  }
+
+  /**
+   * Creates a refund of a settled order (`POST /api/refunds`, the operator token as credential).
+   * `created` is false when `reference` already named a refund of that order: that one is returned.
+   * @throws ApiError 422 naming `amount` (more than refundable) or `currency`, 409 when the order is
+   * not settled or the reference was used with another amount, 404 for an unknown order.
+   */
+  async createRefund(request: RefundCreateRequest, signal?: AbortSignal): Promise<RefundCreated> {
+    const data = await this.publicJson('POST', 'refunds', signal, { ...request });
+    if (!isRefund(data) || typeof data.claim_url !== 'string') throw unexpected();
+    return data as unknown as RefundCreated;
+  }
+
+  /** Cancels a refund not paid yet (`POST /api/refunds/<id>/cancel`). @throws ApiError 409 once paid or final. */
+  async cancelRefund(refundId: string, reason: string, signal?: AbortSignal): Promise<Refund> {
+    const trimmed = reason.trim();
+    const data = await this.publicJson(
+      'POST',
+      `refunds/${encodeURIComponent(refundId)}/cancel`,
+      signal,
+      trimmed ? { reason: trimmed } : {},
+    );
+    if (!isRefund(data)) throw unexpected();
+    return data as unknown as Refund;
+  }
+
+  /** The refunds of one order, oldest first, with what it received and what is left to refund. */
+  async refundsOfTransaction(transactionCode: string, signal?: AbortSignal): Promise<RefundsOfTransaction> {
+    const query = new URLSearchParams({ transaction_code: transactionCode });
+    const data = await this.publicJson('GET', `refunds?${query}`, signal);
+    if (!isRecord(data) || !Array.isArray(data.refunds) || typeof data.refundable !== 'string') {
+      throw unexpected();
+    }
+    return data as unknown as RefundsOfTransaction;
+  }
+
+  /** Every merchant key, revoked ones included (never the keys themselves). */
+  async merchantKeys(signal?: AbortSignal): Promise<OperatorMerchantKey[]> {
+    const data = await this.json('GET', 'merchant-keys', signal);
+    if (!Array.isArray(data)) throw unexpected();
+    return data as OperatorMerchantKey[];
+  }
+
+  /**
+   * Issues a merchant key that may refund orders paid to `walletAddresses`; the answer carries the
+   * key, which the server never shows again. @throws ApiError 400 naming `label` or `wallet_addresses`.
+   */
+  async issueMerchantKey(
+    label: string,
+    walletAddresses: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<OperatorIssuedMerchantKey> {
+    const data = await this.json('POST', 'merchant-keys', signal, {
+      label,
+      wallet_addresses: [...walletAddresses],
+    });
+    if (!isRecord(data) || typeof data.key !== 'string' || typeof data.key_id !== 'string')
+      throw unexpected();
+    return data as unknown as OperatorIssuedMerchantKey;
+  }
+
+  /** Revokes a merchant key: it can no longer create or cancel refunds. */
+  async revokeMerchantKey(keyId: string, signal?: AbortSignal): Promise<OperatorMerchantKey> {
+    const data = await this.json('POST', `merchant-keys/${encodeURIComponent(keyId)}/revoke`, signal);
+    if (!isRecord(data) || typeof data.key_id !== 'string') throw unexpected();
+    return data as unknown as OperatorMerchantKey;
+  }
+
   private async transferAction(
     transfer: TransferKey,
     action: 'attach' | 'handled' | 'forward',
@@ -217,9 +314,20 @@ export class OperatorApi {
     method: 'GET' | 'POST',
     path: string,
     signal?: AbortSignal,
-    body?: Record<string, string>,
+    body?: JsonBody,
   ): Promise<unknown> {
     return this.envelopeData(await this.send(method, path, signal, body));
+  }
+
+  /** A call to the public API beside the operator API (`/api/<path>`), with the token as credential. */
+  private async publicJson(
+    method: 'GET' | 'POST',
+    path: string,
+    signal?: AbortSignal,
+    body?: JsonBody,
+  ): Promise<unknown> {
+    const url = `${this.options.base.replace(/\/operator\/?$/, '')}/${path}`;
+    return this.envelopeData(await this.sendTo(method, url, signal, { withToken: true, body }));
   }
 
   private async envelopeData(response: Response): Promise<unknown> {
@@ -233,7 +341,7 @@ export class OperatorApi {
     method: 'GET' | 'POST',
     path: string,
     signal?: AbortSignal,
-    body?: Record<string, string>,
+    body?: JsonBody,
   ): Promise<Response> {
     return this.sendTo(method, `${this.options.base}/${path}`, signal, { withToken: true, body });
   }
@@ -242,7 +350,7 @@ export class OperatorApi {
     method: 'GET' | 'POST',
     url: string,
     signal: AbortSignal | undefined,
-    options: { withToken: boolean; body?: Record<string, string> | undefined },
+    options: { withToken: boolean; body?: JsonBody | undefined },
   ): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json' };
     const token = options.withToken ? this.options.token() : null;
@@ -309,6 +417,10 @@ function queryString(params: URLSearchParams): string {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isRefund(value: unknown): value is Record<string, unknown> {
+  return isRecord(value) && typeof value.refund_id === 'string' && typeof value.status === 'string';
 }
 
 function isPage(value: unknown): boolean {

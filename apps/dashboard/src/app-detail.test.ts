@@ -66,6 +66,7 @@ describe('transaction detail', () => {
     expect(page.texts('caption')).toEqual([
       'State history',
       'Payments',
+      'Refunds of this order',
       'Payment options',
       `Attempts of delivery ${shortCode(delivery.delivery_id)}`,
     ]);

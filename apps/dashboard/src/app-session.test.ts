@@ -44,7 +44,12 @@ describe('signing in', () => {
     expect(page.doc.activeElement).toBe(page.doc.querySelector('h1'));
     expect(page.text('header .brand')).toBe('Crypto Checkout — operator');
     expect(page.text('header .badge')).toBe('Sandbox mode');
-    expect(page.texts('header nav a')).toEqual(['Transactions', 'Unmatched payments']);
+    expect(page.texts('header nav a')).toEqual([
+      'Transactions',
+      'Unmatched payments',
+      'Refunds',
+      'Merchant keys',
+    ]);
     expect(page.text('header nav a[aria-current="page"]')).toBe('Transactions');
     await waitFor(() => expect(page.texts('#transactions-table tbody a')[0]).toBe('ORD-SESSION'));
     // The token is sent trimmed.

@@ -6,7 +6,10 @@ import { Session, sessionStorageOf } from './session.js';
 import type { Preferences, Timing, View, ViewContext } from './views/context.js';
 import { detailView } from './views/detail.js';
 import { type LoginView, loginView } from './views/login.js';
+import { merchantKeysView } from './views/merchant-keys.js';
 import { notFoundView } from './views/not-found.js';
+import { refundDetailView } from './views/refund-detail.js';
+import { refundsView } from './views/refunds.js';
 import { createShell, PRODUCT_NAME } from './views/shell.js';
 import { transactionsView } from './views/transactions.js';
 import { unmatchedView } from './views/unmatched.js';
@@ -55,6 +58,7 @@ export function startDashboard(env: DashboardEnvironment): DashboardController {
   let view: View | null = null;
   let login: LoginView | null = null;
   let listHash = '#/transactions';
+  let refundsHash = '#/refunds';
   let stopped = false;
 
   function closeViews(): void {
@@ -110,6 +114,7 @@ export function startDashboard(env: DashboardEnvironment): DashboardController {
     preferences,
     timing,
     listHash,
+    refundsHash,
     navigate(route: Route) {
       const hash = routeHash(route);
       if (win.location.hash === hash) showRoute();
@@ -131,6 +136,7 @@ export function startDashboard(env: DashboardEnvironment): DashboardController {
     const route = parseRoute(win.location.hash);
     shell.markCurrent(route);
     if (route.view === 'transactions') listHash = routeHash(route);
+    if (route.view === 'refunds') refundsHash = routeHash(route);
     if (view?.update?.(route)) return;
     closeViews();
     shell.setAlert(null);
@@ -144,6 +150,15 @@ export function startDashboard(env: DashboardEnvironment): DashboardController {
         break;
       case 'unmatched':
         view = unmatchedView(ctx);
+        break;
+      case 'refunds':
+        view = refundsView(ctx, route.filter);
+        break;
+      case 'refund':
+        view = refundDetailView(ctx, route.refundId, route.created ?? null);
+        break;
+      case 'merchant-keys':
+        view = merchantKeysView(ctx);
         break;
       case 'not-found':
         view = notFoundView(ctx, route.path);

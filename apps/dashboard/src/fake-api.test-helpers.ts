@@ -1,4 +1,4 @@
-import type { OperatorChainTransfer, OperatorOverview } from '@cryptocheckout/core';
+import type { OperatorChainTransfer, OperatorOverview, OperatorRefundDetail } from '@cryptocheckout/core';
 import { Window } from 'happy-dom';
 import { afterEach, vi } from 'vitest';
 import { type DashboardController, startDashboard } from './app.js';
@@ -21,6 +21,8 @@ export interface FakeRequest {
   method: string;
   /** Path below the origin: `/api/operator/unmatched`. */
   path: string;
+  /** The query parameters; absent when the URL has none. */
+  query?: URLSearchParams;
   body: unknown;
   authorization: string | null;
 }
@@ -41,6 +43,8 @@ const DEFAULTS = ({ method, path }: FakeRequest): FakeAnswer | undefined => {
   if (path === '/api/operator/unmatched') return { data: { items: [], next_cursor: null } };
   if (path === '/api/operator/stats') return { data: { days: [] } };
   if (path === '/api/health') return { data: { ok: true, mode: 'live', networks: {} } };
+  if (path === '/api/operator/refunds') return { data: { items: [], next_cursor: null } };
+  if (path === '/api/operator/merchant-keys') return { data: [] };
   return undefined;
 };
 
@@ -59,6 +63,7 @@ export function openFakeDashboard(hash: string, route: FakeRoute, overview: Part
       body: typeof init?.body === 'string' ? JSON.parse(init.body) : null,
       authorization: headers.get('authorization'),
     };
+    if (url.search) request.query = url.searchParams;
     requests.push(request);
     const answer =
       request.path === '/api/operator/overview'
@@ -137,6 +142,37 @@ export function transferOf(overrides: Partial<OperatorChainTransfer> = {}): Oper
     explorer_url: null,
     forward: null,
     resolution: null,
+    ...overrides,
+  };
+}
+
+/** A refund as `GET /api/operator/refunds/<id>` gives it: 12.5 USDC asked as 11.50 EUR, awaiting the buyer's address. */
+export function refundOf(overrides: Partial<OperatorRefundDetail> = {}): OperatorRefundDetail {
+  return {
+    refund_id: '0b7c6f1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b',
+    transaction_code: 'TXN-REFUNDED-1',
+    external_reference: 'ORD-77',
+    reference: null,
+    status: 'awaiting_address',
+    amount: '12.5',
+    asset: 'USDC',
+    network: 'POLYGON',
+    fiat_amount: '11.50',
+    fiat_currency: 'EUR',
+    reason: 'damaged parcel',
+    address: null,
+    payment_request: null,
+    tx_id: null,
+    tx_url: null,
+    created_at: '2026-03-01T10:00:00.000Z',
+    claim_expires_at: '2026-03-31T10:00:00.000Z',
+    address_confirmed_at: null,
+    paid_at: null,
+    cancelled_at: null,
+    history: [{ status: 'awaiting_address', at: '2026-03-01T10:00:00.000Z', note: null }],
+    claim_url: `https://pay.example/refund/${'c'.repeat(43)}`,
+    created_by: 'operator token',
+    cancelled_by: null,
     ...overrides,
   };
 }

@@ -1,5 +1,15 @@
+import { REFUND_STATUSES } from '@cryptocheckout/core';
 import { describe, expect, it } from 'vitest';
-import { EMPTY_FILTER, filterParams, isIsoDate, parseRoute, type Route, routeHash } from './router.js';
+import {
+  EMPTY_FILTER,
+  EMPTY_REFUND_FILTER,
+  filterParams,
+  isIsoDate,
+  parseRoute,
+  REFUND_FILTER_STATUSES,
+  type Route,
+  routeHash,
+} from './router.js';
 
 const CODE = '3f1c2a9e-8b7d-4c6e-9f0a-1b2c3d4e5f60';
 
@@ -33,6 +43,45 @@ describe('parseRoute', () => {
       view: 'not-found',
       path: '/transactions/%E0%A4%A',
     });
+  });
+});
+
+describe('refund routes', () => {
+  it('reads the refunds list, its filter, one refund and the merchant keys', () => {
+    expect(parseRoute('#/refunds')).toEqual({ view: 'refunds', filter: EMPTY_REFUND_FILTER });
+    expect(parseRoute('#/refunds?q=%20ORD-1%20&status=awaiting_payment')).toEqual({
+      view: 'refunds',
+      filter: { q: 'ORD-1', status: 'awaiting_payment' },
+    });
+    // A status the API would refuse is dropped.
+    expect(parseRoute('#/refunds?status=settled')).toEqual({ view: 'refunds', filter: EMPTY_REFUND_FILTER });
+    expect(parseRoute(`#/refunds/${CODE}`)).toEqual({ view: 'refund', refundId: CODE });
+    expect(parseRoute(`#/refunds/${CODE}?created=new`)).toEqual({
+      view: 'refund',
+      refundId: CODE,
+      created: 'new',
+    });
+    expect(parseRoute(`#/refunds/${CODE}?created=maybe`)).toEqual({ view: 'refund', refundId: CODE });
+    expect(parseRoute('#/merchant-keys')).toEqual({ view: 'merchant-keys' });
+    expect(parseRoute('#/refunds/a/b')).toEqual({ view: 'not-found', path: '/refunds/a/b' });
+  });
+
+  it('builds hashes that parse back to the same route', () => {
+    const routes: Route[] = [
+      { view: 'refunds', filter: EMPTY_REFUND_FILTER },
+      { view: 'refunds', filter: { q: 'ORD#1&x', status: 'paid' } },
+      { view: 'refund', refundId: CODE },
+      { view: 'refund', refundId: CODE, created: 'existing' },
+      { view: 'merchant-keys' },
+    ];
+    for (const route of routes) expect(parseRoute(routeHash(route))).toEqual(route);
+    expect(routeHash({ view: 'refunds', filter: { q: '', status: 'expired' } })).toBe(
+      '#/refunds?status=expired',
+    );
+  });
+
+  it('offers every refund status the core knows', () => {
+    expect(REFUND_FILTER_STATUSES).toEqual(REFUND_STATUSES);
   });
 });
 

@@ -1,6 +1,9 @@
-import type { TransactionStatus } from '@cryptocheckout/core';
+import type { RefundStatus, TransactionStatus } from '@cryptocheckout/core';
 
-/** Hash routes of the dashboard: `#/transactions?…`, `#/transactions/<code>`, `#/unmatched`. */
+/**
+ * Hash routes of the dashboard: `#/transactions?…`, `#/transactions/<code>`, `#/unmatched`,
+ * `#/refunds?…`, `#/refunds/<refund id>`, `#/merchant-keys`.
+ */
 
 /** Statuses the transactions filter offers, in the order a transaction passes through them. */
 export const FILTER_STATUSES: readonly TransactionStatus[] = [
@@ -21,13 +24,39 @@ export interface TransactionFilter {
   to: string;
 }
 
+/**
+ * Refund statuses in the order a refund passes through them. Spelled out rather than imported: the
+ * core's list lives beside its zod schemas, which the page must not bundle.
+ */
+export const REFUND_FILTER_STATUSES: readonly RefundStatus[] = [
+  'awaiting_address',
+  'awaiting_payment',
+  'paid',
+  'cancelled',
+  'expired',
+];
+
+/** The refunds list's filter; empty strings mean "not filtered". */
+export interface RefundFilter {
+  /** A refund id, a transaction code or an exact external reference. */
+  q: string;
+  status: RefundStatus | '';
+}
+
+/** How a refund's page was reached from the refund form: a new refund, or one its reference named already. */
+export type RefundArrival = 'new' | 'existing';
+
 export type Route =
   | { view: 'transactions'; filter: TransactionFilter }
   | { view: 'detail'; code: string }
   | { view: 'unmatched' }
+  | { view: 'refunds'; filter: RefundFilter }
+  | { view: 'refund'; refundId: string; created?: RefundArrival }
+  | { view: 'merchant-keys' }
   | { view: 'not-found'; path: string };
 
 export const EMPTY_FILTER: TransactionFilter = Object.freeze({ q: '', status: '', from: '', to: '' });
+export const EMPTY_REFUND_FILTER: RefundFilter = Object.freeze({ q: '', status: '' });
 
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
@@ -64,6 +93,25 @@ export function filterParams(filter: TransactionFilter): URLSearchParams {
   return params;
 }
 
+/** Reads a refunds filter from query parameters, dropping an unknown status. */
+export function refundFilterFromParams(params: URLSearchParams): RefundFilter {
+  const status = params.get('status') ?? '';
+  return {
+    q: (params.get('q') ?? '').trim(),
+    status: (REFUND_FILTER_STATUSES as readonly string[]).includes(status) ? (status as RefundStatus) : '',
+  };
+}
+
+/** The refunds filter's set values as query parameters (q, status). */
+export function refundFilterParams(filter: RefundFilter): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const name of ['q', 'status'] as const) {
+    const value = filter[name].trim();
+    if (value) params.set(name, value);
+  }
+  return params;
+}
+
 /** Parses `location.hash`; an empty hash is the transactions list, anything unknown `not-found`. */
 export function parseRoute(hash: string): Route {
   const raw = hash.replace(/^#/, '');
@@ -82,6 +130,18 @@ export function parseRoute(hash: string): Route {
     }
   }
   if (segments[0] === 'unmatched' && segments.length === 1) return { view: 'unmatched' };
+  if (segments[0] === 'refunds') {
+    const params = new URLSearchParams(query);
+    if (segments.length === 1) return { view: 'refunds', filter: refundFilterFromParams(params) };
+    const refundId = segments.length === 2 ? safeDecode(segments[1]!) : null;
+    if (refundId) {
+      const created = params.get('created');
+      return created === 'new' || created === 'existing'
+        ? { view: 'refund', refundId, created }
+        : { view: 'refund', refundId };
+    }
+  }
+  if (segments[0] === 'merchant-keys' && segments.length === 1) return { view: 'merchant-keys' };
   return { view: 'not-found', path: safeDecode(path) ?? path };
 }
 
@@ -96,6 +156,16 @@ export function routeHash(route: Route): string {
       return `#/transactions/${encodeURIComponent(route.code)}`;
     case 'unmatched':
       return '#/unmatched';
+    case 'refunds': {
+      const query = refundFilterParams(route.filter).toString();
+      return query ? `#/refunds?${query}` : '#/refunds';
+    }
+    case 'refund': {
+      const path = `#/refunds/${encodeURIComponent(route.refundId)}`;
+      return route.created ? `${path}?created=${route.created}` : path;
+    }
+    case 'merchant-keys':
+      return '#/merchant-keys';
     case 'not-found':
       return `#/${route.path.replace(/^\//, '')}`;
   }

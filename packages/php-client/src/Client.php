@@ -13,8 +13,9 @@ use CryptoCheckout\Client\Http\Transport;
 use CryptoCheckout\Client\Support\Json;
 
 /**
- * Client for the four calls of the Crypto Checkout API. Every answer is checked against the
- * documented shape before it is returned, so callers only ever see well-formed data or an exception:
+ * Client for the Crypto Checkout API: the four checkout calls and the refund calls. Every answer is
+ * checked against the documented shape before it is returned, so callers only ever see well-formed
+ * data or an exception:
  * ApiException (the service's error envelope), NetworkException (no answer, or a timeout) or
  * UnexpectedResponseException (anything else). All extend CryptoCheckoutException.
  */
@@ -128,17 +129,100 @@ final class Client
     }
 
     /**
+     * `POST /refunds` (docs/refunds.md): asks the service to refund part or all of a settled order.
+     * The same `reference` (the shop's own refund id) answers the same refund again (`created`
+     * false), so a retried admin action never refunds twice.
+     *
+     * @param array<string, mixed> $request transaction_code, amount (decimal string, in currency),
+     *     currency (the order's fiat currency or the paid asset, "EUR" / "USDC"), optional reference, reason
+     * @param string $credential the merchant key (`ccm_…`) or the operator token, sent as a Bearer token
+     * @return array<string, mixed> the refund, plus claim_url (the buyer's claim link) and created
+     * @throws \InvalidArgumentException when $credential is empty or not one header line
+     * @throws CryptoCheckoutException ApiException (401 unauthorized, 403 forbidden, 404 not_found,
+     *     409 conflict, 422 unprocessable naming amount or currency), NetworkException, UnexpectedResponseException
+     */
+    public function createRefund(array $request, string $credential): array
+    {
+        if (isset($request['amount']) && is_float($request['amount']) && is_finite($request['amount'])) {
+            $request['amount'] = Money::floatToString($request['amount']);
+        }
+        $body = json_encode($request, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
+        if ($body === false) {
+            throw new \InvalidArgumentException('The refund request cannot be encoded as JSON: ' . json_last_error_msg());
+        }
+        return $this->call('POST', '/refunds', [], $body, [ResponseValidator::class, 'refundCreated'], self::bearer($credential));
+    }
+
+    /**
+     * `GET /refund`: one refund as the service holds it now (never its claim link). No credential:
+     * the refund id is the secret.
+     *
+     * @return array<string, mixed>
+     * @throws CryptoCheckoutException
+     */
+    public function getRefund(string $refundId): array
+    {
+        return $this->call('GET', '/refund', ['refund_id' => $refundId], null, [ResponseValidator::class, 'refund']);
+    }
+
+    /**
+     * `GET /refunds`: the refunds of one order, oldest first, with what it received and what is
+     * left to refund (decimal strings in the paid asset).
+     *
+     * @return array<string, mixed> transaction_code, asset, network, received, refundable, refunds
+     * @throws CryptoCheckoutException
+     */
+    public function refundsOf(string $transactionCode): array
+    {
+        return $this->call('GET', '/refunds', ['transaction_code' => $transactionCode], null, [ResponseValidator::class, 'refundsOfTransaction']);
+    }
+
+    /**
+     * `POST /refunds/{refund_id}/cancel`: cancels a refund not paid yet (409 conflict once it is final).
+     *
+     * @return array<string, mixed> the refund
+     * @throws \InvalidArgumentException when $credential is empty or not one header line
+     * @throws CryptoCheckoutException
+     */
+    public function cancelRefund(string $refundId, string $credential, ?string $reason = null): array
+    {
+        $body = json_encode($reason === null ? new \stdClass() : ['reason' => $reason], JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
+        if ($body === false) {
+            throw new \InvalidArgumentException('The cancel request cannot be encoded as JSON: ' . json_last_error_msg());
+        }
+        return $this->call('POST', '/refunds/' . rawurlencode($refundId) . '/cancel', [], $body, [ResponseValidator::class, 'refund'], self::bearer($credential));
+    }
+
+    /**
+     * The Authorization header for a credential.
+     *
+     * @return array<string, string>
+     */
+    private static function bearer(string $credential): array
+    {
+        $credential = trim($credential);
+        if ($credential === '') {
+            throw new \InvalidArgumentException('A refund needs a credential: the merchant key (ccm_…) or the operator token.');
+        }
+        if (preg_match('/[\x00-\x20\x7f]/', $credential) === 1) {
+            throw new \InvalidArgumentException('The credential must be one word without spaces or line breaks; copy the merchant key again.');
+        }
+        return ['Authorization' => 'Bearer ' . $credential];
+    }
+
+    /**
      * @param array<string, string> $query
      * @param callable(mixed, int): array<string, mixed> $validate
+     * @param array<string, string> $extraHeaders sent as they are (a credential)
      * @return array<string, mixed>
      */
-    private function call(string $method, string $path, array $query, ?string $body, callable $validate): array
+    private function call(string $method, string $path, array $query, ?string $body, callable $validate, array $extraHeaders = []): array
     {
         $url = $this->baseUrl . $path . ($query === [] ? '' : '?' . http_build_query($query, '', '&', PHP_QUERY_RFC3986));
         $headers = [
             'Accept' => 'application/json',
             'User-Agent' => sprintf('CryptoCheckout-PHP/%s PHP/%s', self::VERSION, PHP_VERSION),
-        ];
+        ] + $extraHeaders;
         if ($body !== null) {
             $headers['Content-Type'] = 'application/json';
         }

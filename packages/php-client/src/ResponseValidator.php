@@ -18,6 +18,12 @@ final class ResponseValidator
     /** Every state a transaction can be in; settled is terminal. */
     public const TRANSACTION_STATUSES = ['pending', 'processing', 'underpaid', 'settled', 'expired'];
 
+    /** Every state a refund can be in (docs/refunds.md); paid, cancelled and expired are final. */
+    public const REFUND_STATUSES = ['awaiting_address', 'awaiting_payment', 'paid', 'cancelled', 'expired'];
+
+    /** Refund states a refund never leaves. */
+    public const FINAL_REFUND_STATUSES = ['paid', 'cancelled', 'expired'];
+
     private function __construct()
     {
     }
@@ -126,6 +132,86 @@ final class ResponseValidator
                 'expires_at' => Rules::isoDateTime(),
             ]),
         ]), $data, 'payment link', $httpStatus);
+    }
+
+    /**
+     * `GET /refund` data (docs/refunds.md): one refund; amounts stay decimal strings in its asset.
+     *
+     * @param mixed $data
+     * @return array<string, mixed>
+     * @throws UnexpectedResponseException naming the first offending field
+     */
+    public static function refund($data, int $httpStatus = 200): array
+    {
+        return self::run(self::refundRule(), $data, 'refund', $httpStatus);
+    }
+
+    /**
+     * `POST /refunds` data: the refund, the buyer's claim_url and created (false when the
+     * reference named a refund that already existed).
+     *
+     * @param mixed $data
+     * @return array<string, mixed>
+     * @throws UnexpectedResponseException naming the first offending field
+     */
+    public static function refundCreated($data, int $httpStatus = 201): array
+    {
+        return self::run(self::refundRule([
+            'claim_url' => Rules::httpUrl(),
+            'created' => Rules::boolean(),
+        ]), $data, 'refund', $httpStatus);
+    }
+
+    /**
+     * `GET /refunds` data: an order's refunds (oldest first), what it received and what is left
+     * to refund, in the paid asset.
+     *
+     * @param mixed $data
+     * @return array<string, mixed>
+     * @throws UnexpectedResponseException naming the first offending field
+     */
+    public static function refundsOfTransaction($data, int $httpStatus = 200): array
+    {
+        return self::run(Rules::shape([
+            'transaction_code' => Rules::transactionCode(),
+            'asset' => Rules::string(),
+            'network' => Rules::string(),
+            'received' => Rules::decimalString(),
+            'refundable' => Rules::decimalString(),
+            'refunds' => Rules::listOf(self::refundRule()),
+        ]), $data, 'refunds', $httpStatus);
+    }
+
+    /** @param array<string, \Closure> $extra members beyond the refund's own */
+    private static function refundRule(array $extra = []): \Closure
+    {
+        return Rules::shape([
+            'refund_id' => Rules::refundId(),
+            'transaction_code' => Rules::transactionCode(),
+            'external_reference' => Rules::string(),
+            'reference' => Rules::nullable(Rules::string()),
+            'status' => Rules::oneOf(self::REFUND_STATUSES),
+            'amount' => Rules::decimalString(),
+            'asset' => Rules::string(),
+            'network' => Rules::string(),
+            'fiat_amount' => Rules::nullable(Rules::decimalString()),
+            'fiat_currency' => Rules::string(),
+            'reason' => Rules::nullable(Rules::string()),
+            'address' => Rules::nullable(Rules::string()),
+            'payment_request' => Rules::nullable(Rules::shape(['text' => Rules::string(), 'uri' => Rules::string()])),
+            'tx_id' => Rules::nullable(Rules::string()),
+            'tx_url' => Rules::nullable(Rules::httpUrl()),
+            'created_at' => Rules::isoDateTime(),
+            'claim_expires_at' => Rules::isoDateTime(),
+            'address_confirmed_at' => Rules::nullable(Rules::isoDateTime()),
+            'paid_at' => Rules::nullable(Rules::isoDateTime()),
+            'cancelled_at' => Rules::nullable(Rules::isoDateTime()),
+            'history' => Rules::listOf(Rules::shape([
+                'status' => Rules::oneOf(self::REFUND_STATUSES),
+                'at' => Rules::isoDateTime(),
+                'note' => Rules::nullable(Rules::string()),
+            ])),
+        ] + $extra);
     }
 
     private static function paymentOptionRule(): \Closure

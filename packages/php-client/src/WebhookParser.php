@@ -10,13 +10,17 @@ use CryptoCheckout\Client\Validation\Rules;
 use CryptoCheckout\Client\Validation\ShapeMismatch;
 
 /**
- * Parses the body of the transaction.settled webhook (docs/api.md, "Webhook `transaction.settled`")
- * and verifies its optional signature. Even a signed body is only a hint: read its
- * transaction_code, then act on Client::getTransaction().
+ * Parses the bodies of the transaction.settled webhook (docs/api.md, "Webhook `transaction.settled`")
+ * and the refund.paid webhook (docs/refunds.md), and verifies their optional signature. Even a
+ * signed body is only a hint: read its transaction_code or refund_id, then act on
+ * Client::getTransaction() or Client::getRefund().
  */
 final class WebhookParser
 {
     public const SETTLED_EVENT = 'transaction.settled';
+
+    /** Sent once per refund when it is paid. */
+    public const REFUND_PAID_EVENT = 'refund.paid';
 
     /** The header of the optional signature, in PHP $_SERVER['HTTP_X_CRYPTOCHECKOUT_SIGNATURE']. */
     public const SIGNATURE_HEADER = 'x-cryptocheckout-signature';
@@ -54,6 +58,56 @@ final class WebhookParser
             'wallet_currency' => Rules::nonEmptyString(),
             'wallet_network' => Rules::nonEmptyString(),
             'payout_dispatched' => Rules::boolean(),
+            'timestamp' => Rules::nonNegativeInteger(),
+        ]);
+        try {
+            return Rules::check($rule, $body);
+        } catch (ShapeMismatch $mismatch) {
+            throw new InvalidWebhookException($mismatch->getField(), 'Invalid webhook body: ' . $mismatch->getMessage());
+        }
+    }
+
+    /**
+     * The `event` member of a webhook body ("transaction.settled", "refund.paid"), or null when the
+     * body is not a JSON object with a string event; parse() or parseRefundPaid() then checks the rest.
+     */
+    public static function eventOf(string $rawBody): ?string
+    {
+        try {
+            $body = Json::decode($rawBody);
+        } catch (\JsonException $exception) {
+            return null;
+        }
+        $event = Json::isObject($body) ? (Json::members($body)['event'] ?? null) : null;
+        return is_string($event) ? $event : null;
+    }
+
+    /**
+     * Returns exactly the fields of the refund.paid webhook (event, refund_id, transaction_code,
+     * external_reference, reference, amount as a decimal string, asset, network, address, tx_id,
+     * timestamp in Unix seconds). A hint only: confirm with Client::getRefund($body['refund_id']).
+     *
+     * @return array<string, mixed>
+     * @throws InvalidWebhookException naming the first offending field ("" for the body itself)
+     */
+    public static function parseRefundPaid(string $rawBody): array
+    {
+        try {
+            $body = Json::decode($rawBody);
+        } catch (\JsonException $exception) {
+            throw new InvalidWebhookException('', 'The webhook body is not JSON: ' . $exception->getMessage());
+        }
+        $rule = Rules::shape([
+            'event' => Rules::oneOf([self::REFUND_PAID_EVENT]),
+            'refund_id' => Rules::refundId(),
+            'transaction_code' => Rules::transactionCode(),
+            'external_reference' => Rules::string(),
+            'reference' => Rules::nullable(Rules::string()),
+            'amount' => Rules::decimalString(),
+            'asset' => Rules::string(),
+            'network' => Rules::string(),
+            'address' => Rules::string(),
+            'tx_id' => Rules::string(),
             'timestamp' => Rules::nonNegativeInteger(),
         ]);
         try {

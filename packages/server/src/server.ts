@@ -5,8 +5,15 @@ import { hostname } from 'node:os';
 import pino, { type Logger } from 'pino';
 import { type ResolvedConfig, resolveConfig, type ServerOptions } from './config.js';
 import { closeDatabase, openDatabase } from './db/database.js';
+import { MerchantKeyRepository } from './db/merchant-key-repository.js';
 import { CheckoutService } from './domain/checkout-service.js';
+import { MerchantKeys } from './domain/merchant-keys.js';
+import { OperatorRefunds } from './domain/operator-refunds.js';
 import { OperatorService } from './domain/operator-service.js';
+import { Pricing } from './domain/pricing.js';
+import { RefundClaims } from './domain/refund-claims.js';
+import { RefundPayments } from './domain/refund-payments.js';
+import { RefundService } from './domain/refund-service.js';
 import { buildApp } from './http/app.js';
 import { readableLogStream } from './logging.js';
 import { type OperatorToken, resolveOperatorToken } from './operator-token.js';
@@ -68,18 +75,36 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
               : {}),
           })
         : noLiveRailProvider());
+  const rates = options.rateProvider ?? staticRateProvider();
   const service = new CheckoutService({
     db,
     config,
     clock,
-    rates: options.rateProvider ?? staticRateProvider(),
+    rates,
     rails,
     outbox,
     logger,
     publicUrl: () => publicUrl,
   });
   const operator = new OperatorService({ db, checkout: service, outbox, config, clock, version: VERSION });
+  const refundService = new RefundService({
+    db,
+    config,
+    pricing: new Pricing(rates, rails, logger),
+    outbox,
+    clock,
+    logger,
+    publicUrl: () => publicUrl,
+  });
+  const refunds = {
+    refunds: refundService,
+    payments: new RefundPayments(refundService),
+    claims: new RefundClaims(refundService),
+    operatorRefunds: new OperatorRefunds(refundService, () => publicUrl),
+    keys: new MerchantKeys(new MerchantKeyRepository(db), operatorToken.token, clock),
+  };
   const app = await buildApp({
+    refunds,
     config,
     service,
     operator,
@@ -106,7 +131,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   publicUrl =
     config.publicUrl ?? `http://${hostForUrl.includes(':') ? `[${hostForUrl}]` : hostForUrl}:${port}`;
 
-  await rails.start?.(service);
+  await rails.start?.(service, refunds.payments);
   // Webhooks left in the outbox by a previous run (a crash between settling and sending) go out now.
   void outbox.kick();
   let sweeping = false;
@@ -115,6 +140,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     sweeping = true;
     try {
       await service.sweep();
+      await refundService.sweep();
     } catch (error) {
       logger.error({ err: error }, 'background sweep failed');
     } finally {

@@ -196,7 +196,16 @@ const getCases: Array<[name: string, path: string, status: number, code: string,
     'invalid_request',
     'payment_method',
   ],
-  ['unknown endpoint', '/api/refunds', 404, 'not_found'],
+  ['unknown endpoint', '/api/payouts', 404, 'not_found'],
+  ['refunds without a transaction code', '/api/refunds', 400, 'invalid_request', 'transaction_code'],
+  ['refund with a malformed id', '/api/refund?refund_id=nope', 400, 'invalid_request', 'refund_id'],
+  [
+    'unknown refund',
+    '/api/refund?refund_id=00000000-0000-4000-8000-000000000000',
+    404,
+    'not_found',
+    'refund_id',
+  ],
 ];
 
 describe('GET endpoints refuse bad input', () => {

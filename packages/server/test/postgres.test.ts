@@ -9,6 +9,7 @@ import {
 } from './helpers.js';
 import { OPERATOR_TOKEN, operatorRequest, readAllPages } from './operator-helpers.js';
 import { findPostgresBin, startPostgresCluster } from './postgres-cluster.js';
+import { createRefund } from './refund-helpers.js';
 
 const bin = findPostgresBin();
 if (!bin && process.env.CI)
@@ -111,6 +112,62 @@ describe.skipIf(!bin)('PostgreSQL storage (the same query layer as SQLite)', () 
     } finally {
       for (const node of nodes) await node.close();
       await receiver.close();
+    }
+  });
+  it('lets two nodes racing for the last refundable unit create one refund, and keeps a reference to one refund', async () => {
+    const nodes: TestServer[] = [];
+    try {
+      for (let index = 0; index < 2; index++) {
+        nodes.push(
+          await startTestServer({ databaseUrl: cluster.connectionString, operatorToken: OPERATOR_TOKEN }),
+        );
+      }
+      const [first, second] = nodes as [TestServer, TestServer];
+      const created = await first.client.createCheckout(
+        checkoutBody({ fiat_amount: '10.00', fiat_currency: 'USD' }),
+      );
+      const code = created.transaction_code;
+      await first.post('/api/sandbox/pay', {
+        transaction_code: code,
+        payment_method: 'usdc_polygon',
+        confirmed: true,
+      });
+      const race = await Promise.all(
+        Array.from({ length: 8 }, (_, index) =>
+          createRefund(index % 2 ? first : second, {
+            transaction_code: code,
+            amount: '2.5',
+            currency: 'USDC',
+          }),
+        ),
+      );
+      expect(race.filter((answer) => answer.status === 201)).toHaveLength(4);
+      expect(race.filter((answer) => answer.status === 422)).toHaveLength(4);
+
+      const other = await first.client.createCheckout(
+        checkoutBody({ fiat_amount: '10.00', fiat_currency: 'USD' }),
+      );
+      await first.post('/api/sandbox/pay', {
+        transaction_code: other.transaction_code,
+        payment_method: 'usdc_polygon',
+        confirmed: true,
+      });
+      const body = {
+        transaction_code: other.transaction_code,
+        amount: '4',
+        currency: 'USD',
+        reference: 'credit-slip-9',
+      };
+      const retried = await Promise.all(
+        [first, second, first, second].map((node) => createRefund(node, body)),
+      );
+      expect(new Set(retried.map((answer) => answer.json.data.refund_id)).size).toBe(1);
+      expect(retried.filter((answer) => answer.status === 201)).toHaveLength(1);
+      expect(
+        (await second.get(`/api/refunds?transaction_code=${other.transaction_code}`)).json.data.refundable,
+      ).toBe('6');
+    } finally {
+      for (const node of nodes) await node.close();
     }
   });
 });

@@ -29,6 +29,8 @@ export interface ViewContext {
   timing: Timing;
   /** Hash of the transactions list last shown, so a detail page leads back to the same filter. */
   listHash: string;
+  /** Hash of the refunds list last shown, so a refund's page leads back to the same filter. */
+  refundsHash: string;
   navigate(route: Route): void;
   /** Reports a failed call: 401 ends the session, cancelled calls are dropped, the rest is shown in the alert. */
   fail(error: unknown): void;

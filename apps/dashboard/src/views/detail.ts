@@ -19,6 +19,7 @@ import { createFollowUp } from '../refresh.js';
 import type { View, ViewContext } from './context.js';
 import { deliveriesSection, resendFocusKey } from './deliveries.js';
 import { cell, dataTable, messageRow, mono, statusBadge, timeText } from './parts.js';
+import { transactionRefunds } from './transaction-refunds.js';
 import { forwardText, TransferActions, transferKey } from './transfers.js';
 
 const TRANSFER_COLUMNS = [
@@ -56,6 +57,9 @@ export function detailView(ctx: ViewContext, code: string): View {
     },
     fail: (error) => ctx.fail(error),
   });
+
+  // Built once and moved into each redraw, so a refund being typed survives a refresh.
+  const refunds = transactionRefunds(ctx, views.signal);
 
   const heading = h('h1', { tabindex: -1 }, `Transaction ${shortCode(code)}`);
   const content = h('div', { class: 'detail' }, h('p', { class: 'hint' }, 'Loading…'));
@@ -101,12 +105,14 @@ export function detailView(ctx: ViewContext, code: string): View {
         : `Transaction ${shortCode(tx.transaction_code)} `,
       statusBadge(h, tx.status, tx.late),
     );
+    refunds.show(tx);
     keepFocusAndScroll(doc, win, () =>
       replaceChildren(
         content,
         summary(current),
         historyTable(current.history),
         paymentsTable(current.payments),
+        refunds.element,
         optionsTable(current.payment_options),
         deliveriesSection(h, current.deliveries, current.webhook_url_origin, { sending, notes }, resend),
         current.chain_transfers.length > 0 || ctx.overview.mode === 'live'

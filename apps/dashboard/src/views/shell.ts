@@ -25,6 +25,8 @@ export const ALERT_ID = 'alert';
 const NAV: readonly { href: string; label: string; views: readonly Route['view'][] }[] = [
   { href: '#/transactions', label: 'Transactions', views: ['transactions', 'detail'] },
   { href: '#/unmatched', label: 'Unmatched payments', views: ['unmatched'] },
+  { href: '#/refunds', label: 'Refunds', views: ['refunds', 'refund'] },
+  { href: '#/merchant-keys', label: 'Merchant keys', views: ['merchant-keys'] },
 ];
 
 /** Builds the frame into `root`, replacing what was there (the no-script note). */

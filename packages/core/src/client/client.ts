@@ -4,6 +4,15 @@ import { type CheckoutCreated, type CheckoutRequest, checkoutCreatedSchema } fro
 import { errorEnvelopeSchema, successEnvelopeSchema } from '../schemas/envelope.js';
 import { type PaymentLink, paymentLinkSchema } from '../schemas/payment-link.js';
 import { type PaymentOptions, paymentOptionsSchema } from '../schemas/payment-options.js';
+import {
+  type Refund,
+  type RefundCreated,
+  type RefundCreateRequest,
+  type RefundsOfTransaction,
+  refundCreatedSchema,
+  refundSchema,
+  refundsOfTransactionSchema,
+} from '../schemas/refund.js';
 import { type Transaction, transactionSchema } from '../schemas/transaction.js';
 
 export interface ClientOptions {
@@ -13,6 +22,11 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** A `fetch` implementation; defaults to the global one (Node ≥ 18 and browsers). */
   fetch?: typeof fetch;
+  /**
+   * A merchant key (or the operator token), sent only with the two calls that need one: creating and
+   * cancelling a refund (docs/refunds.md).
+   */
+  credential?: string;
 }
 
 export interface CallOptions {
@@ -22,7 +36,7 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
-/** Typed client for the four endpoints of the Crypto Checkout API (docs/api.md). */
+/** Typed client for the four endpoints of the Crypto Checkout API (docs/api.md) and refunds (docs/refunds.md). */
 export interface CheckoutClient {
   /** `POST /checkout`: creates a pending order; redirect the buyer to `checkout_url`. */
   createCheckout(request: CheckoutRequest, options?: CallOptions): Promise<CheckoutCreated>;
@@ -38,6 +52,14 @@ export interface CheckoutClient {
     query: { transaction_code: string; payment_method: string },
     options?: CallOptions,
   ): Promise<PaymentLink>;
+  /** `POST /refunds` (needs `credential`): a refund of a settled order; send the buyer `claim_url`. */
+  createRefund(request: RefundCreateRequest, options?: CallOptions): Promise<RefundCreated>;
+  /** `POST /refunds/<refund_id>/cancel` (needs `credential`): cancels a refund not yet paid. */
+  cancelRefund(refundId: string, reason?: string, options?: CallOptions): Promise<Refund>;
+  /** `GET /refund`: a refund's state; `paid` carries `tx_id`. */
+  getRefund(refundId: string, options?: CallOptions): Promise<Refund>;
+  /** `GET /refunds`: an order's refunds with what it received and what is left to refund. */
+  getRefunds(transactionCode: string, options?: CallOptions): Promise<RefundsOfTransaction>;
 }
 
 /**
@@ -54,7 +76,7 @@ export function createCheckoutClient(options: ClientOptions): CheckoutClient {
     method: 'GET' | 'POST',
     path: string,
     dataSchema: Data,
-    input: { query?: Record<string, string>; body?: unknown },
+    input: { query?: Record<string, string>; body?: unknown; credential?: boolean },
     callOptions: CallOptions = {},
   ): Promise<z.infer<Data>> {
     const url = new URL(`${base}${path}`);
@@ -71,10 +93,13 @@ export function createCheckoutClient(options: ClientOptions): CheckoutClient {
     try {
       response = await fetchImplementation(url, {
         method,
-        headers:
-          input.body === undefined
-            ? { accept: 'application/json' }
-            : { accept: 'application/json', 'content-type': 'application/json' },
+        headers: {
+          accept: 'application/json',
+          ...(input.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(input.credential && options.credential
+            ? { authorization: `Bearer ${options.credential}` }
+            : {}),
+        },
         body: input.body === undefined ? null : JSON.stringify(input.body),
         signal: controller.signal,
       });
@@ -122,6 +147,26 @@ export function createCheckoutClient(options: ClientOptions): CheckoutClient {
   }
 
   return {
+    createRefund: (request, callOptions) =>
+      call('POST', '/refunds', refundCreatedSchema, { body: request, credential: true }, callOptions),
+    cancelRefund: (refundId, reason, callOptions) =>
+      call(
+        'POST',
+        `/refunds/${encodeURIComponent(refundId)}/cancel`,
+        refundSchema,
+        { body: reason === undefined ? {} : { reason }, credential: true },
+        callOptions,
+      ),
+    getRefund: (refundId, callOptions) =>
+      call('GET', '/refund', refundSchema, { query: { refund_id: refundId } }, callOptions),
+    getRefunds: (transactionCode, callOptions) =>
+      call(
+        'GET',
+        '/refunds',
+        refundsOfTransactionSchema,
+        { query: { transaction_code: transactionCode } },
+        callOptions,
+      ),
     createCheckout: (request, callOptions) =>
       call('POST', '/checkout', checkoutCreatedSchema, { body: request }, callOptions),
     getTransaction: (transactionCode, callOptions) =>

@@ -4,6 +4,7 @@ import { z } from 'zod';
 export const ERROR_CODES = {
   invalid_request: 400,
   unauthorized: 401,
+  forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,

@@ -1,5 +1,6 @@
 import type { TransactionStatus } from './common.js';
 import type { PaymentOption } from './payment-options.js';
+import type { Refund, RefundStatus } from './refund.js';
 import type { Transaction } from './transaction.js';
 
 /**
@@ -183,3 +184,49 @@ export interface OperatorDayStats {
 export interface OperatorStats {
   days: OperatorDayStats[];
 }
+
+/** One row of the refunds list (`GET /api/operator/refunds?status&q&limit&cursor`), newest first. */
+export interface OperatorRefundSummary {
+  refund_id: string;
+  transaction_code: string;
+  external_reference: string;
+  reference: string | null;
+  status: RefundStatus;
+  amount: string;
+  asset: string;
+  network: string;
+  fiat_amount: string | null;
+  fiat_currency: string;
+  address: string | null;
+  created_at: string;
+  paid_at: string | null;
+  /** Who created it: "operator token" or "merchant key <label>". */
+  created_by: string;
+}
+
+/** `GET /api/operator/refunds`: `q` is a refund id, a transaction code or an exact external reference. */
+export interface OperatorRefundPage {
+  items: OperatorRefundSummary[];
+  next_cursor: string | null;
+}
+
+/** `GET /api/operator/refunds/:refundId`: the refund, its claim link and who created it. */
+export type OperatorRefundDetail = Refund & {
+  claim_url: string;
+  created_by: string;
+  cancelled_by: string | null;
+};
+
+/** A merchant key as listed; the key itself is shown once, when issued. */
+export interface OperatorMerchantKey {
+  key_id: string;
+  label: string;
+  /** The wallets whose orders the key may refund. */
+  wallet_addresses: string[];
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+/** `POST /api/operator/merchant-keys` answer: the key, shown this once. */
+export type OperatorIssuedMerchantKey = OperatorMerchantKey & { key: string };

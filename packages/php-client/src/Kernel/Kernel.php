@@ -15,13 +15,16 @@ use CryptoCheckout\Client\Kernel\Ledger\SqlPort;
  * one method here and sends back what it returns; the webhook and the buyer's status endpoint are
  * throttled alike on every platform, and the service probe is cached in the ledger.
  *
- *   webhook()       the transaction.settled endpoint                    → HttpReply (+ verified)
+ *   webhook()       transaction.settled and refund.paid                 → HttpReply (+ verified)
  *   statusReply()   the buyer's status endpoint (polled by the widget)  → HttpReply
  *   buyerStatus()   the same status for a page the plugin renders       → BuyerStatus shape or null
  *   poll()          the scheduled poll                                  → RunOutcome list
  *   open()          "Place order" / pay button                          → CheckoutOpener::open()
  *   check()         an admin's "Check payment now"                      → RunOutcome
  *   probe()         is the service URL a Crypto Checkout service?       → ServiceProbe::probe() + checked_at
+ *   startRefund()   the platform's refund action                        → RefundStart
+ *   checkRefunds()  the scheduled poll (with poll()), an admin's check  → RefundRunner::check() list
+ *   refunds()       the order panel's refunds (RefundLabels)            → RefundRecord list
  */
 final class Kernel
 {
@@ -44,6 +47,7 @@ final class Kernel
     private int $webhookLimit = self::WEBHOOK_LIMIT;
     private int $statusLimit = self::STATUS_LIMIT;
     private ?Runner $runner = null;
+    private ?RefundRunner $refundRunner = null;
 
     /**
      * @param Transport|null $transport the platform's HTTP (WordPress' HTTP API); null: curl, else PHP streams
@@ -87,6 +91,19 @@ final class Kernel
         return $this->runner ?? ($this->runner = new Runner($this->orders, $this->ledger, [$this, 'client'], $this->clock));
     }
 
+    public function refundRunner(): RefundRunner
+    {
+        return $this->refundRunner ?? ($this->refundRunner = new RefundRunner(
+            $this->orders,
+            $this->ledger,
+            function (string $serviceUrl, int $timeoutSeconds): Client {
+                return Client::forServiceOrigin($serviceUrl, $this->transport, $timeoutSeconds);
+            },
+            $this->clock,
+            $this->translate
+        ));
+    }
+
     /** The API client for a service URL, cut off at the kernel's lookup timeout. */
     public function client(string $serviceUrl): Client
     {
@@ -94,17 +111,21 @@ final class Kernel
     }
 
     /**
-     * The transaction.settled endpoint, throttled per client IP (429 with Retry-After).
+     * The webhook endpoint (transaction.settled and refund.paid), throttled per client IP (429 with
+     * Retry-After).
      *
+     * @param RefundPort|null $refunds the platform's refunds, for refund.paid; null: the OrderPort when
+     *     it implements RefundPort, else refund webhooks are answered "ignored"
      * @return array{reply: HttpReply, verified: bool} see WebhookHandler::handle()
      */
-    public function webhook(string $method, string $rawBody, string $clientIp): array
+    public function webhook(string $method, string $rawBody, string $clientIp, ?RefundPort $refunds = null): array
     {
         $throttled = $this->throttle('webhook|' . $clientIp, $this->webhookLimit);
         if ($throttled !== null) {
             return ['reply' => $throttled, 'verified' => false];
         }
-        $handled = (new WebhookHandler($this->orders, $this->ledger, $this->runner()))->handle($method, $rawBody);
+        $refunds = $refunds ?? ($this->orders instanceof RefundPort ? $this->orders : null);
+        $handled = (new WebhookHandler($this->orders, $this->ledger, $this->runner(), $this->refundRunner(), $refunds))->handle($method, $rawBody);
         if ($handled['verified']) {
             $this->ledger->putValue(self::LAST_VERIFIED_WEBHOOK, (string) $this->clock->now());
         }
@@ -191,6 +212,38 @@ final class Kernel
     public function open(string $orderId, array $terms): array
     {
         return (new CheckoutOpener($this->orders, $this->ledger, $this->runner(), [$this, 'client'], $this->clock))->open($orderId, $terms);
+    }
+
+    /**
+     * Refunds $amount $currency (the order's fiat currency, or the paid asset such as "USDC") of the
+     * order's settled payment, from the platform's refund action (RefundRunner::start()): the
+     * service makes the refund, the platform sends the buyer the claim link and notes it on the
+     * order. $platformRefundId is sent as the refund's reference, so a retried action gets the same
+     * refund. Never throws for the service's answers: RefundStart says what happened, translated.
+     *
+     * @param string $credential the merchant key (or operator token) from the plugin's settings
+     */
+    public function startRefund(string $orderId, string $amount, string $currency, string $platformRefundId, ?string $reason, string $credential, RefundPort $port): RefundStart
+    {
+        return $this->refundRunner()->start($orderId, $amount, $currency, $platformRefundId, $reason, $credential, $port);
+    }
+
+    /**
+     * Follows the open refunds (due ones, RefundRunner::BATCH_SIZE at most), or the one named, with
+     * the service's GET /refund: a paid refund is recorded on the platform once, a cancelled or
+     * expired one noted for the owner once. Plugins run it with the scheduled poll.
+     *
+     * @return list<array{refund_id: string, order_id: string|null, result: string, status: string|null}>
+     */
+    public function checkRefunds(RefundPort $port, ?string $refundId = null): array
+    {
+        return $this->refundRunner()->check($port, $refundId, $refundId === null ? 0 : WebhookHandler::CLAIM_WAIT_SECONDS);
+    }
+
+    /** @return list<RefundRecord> the order's refunds, newest first (RefundLabels::rows() for the panel) */
+    public function refunds(string $orderId): array
+    {
+        return $this->refundRunner()->ofOrder($orderId);
     }
 
     /**

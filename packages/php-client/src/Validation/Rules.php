@@ -166,6 +166,11 @@ final class Rules
         return self::pattern(self::UUID, 'a UUID-shaped transaction code');
     }
 
+    public static function refundId(): \Closure
+    {
+        return self::pattern(self::UUID, 'a UUID-shaped refund id');
+    }
+
     public static function isoDateTime(): \Closure
     {
         return self::pattern(self::ISO_DATE_TIME, 'an ISO 8601 date-time such as 2026-11-01T10:00:00.000Z');

@@ -3,6 +3,7 @@ import { initialSchema } from './migrations/0001-initial.js';
 import { liveRailSchema } from './migrations/0002-live-rail.js';
 import { operatorSchema } from './migrations/0003-operator.js';
 import { depositModeSchema } from './migrations/0004-deposit-mode.js';
+import { refundsSchema } from './migrations/0005-refunds.js';
 
 /** Migrations in code, so the built server needs no migration files on disk. Never edit a shipped one. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002_live_rail': liveRailSchema,
   '0003_operator': operatorSchema,
   '0004_deposit_mode': depositModeSchema,
+  '0005_refunds': refundsSchema,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

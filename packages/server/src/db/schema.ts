@@ -15,6 +15,10 @@ export interface DatabaseSchema {
   forwards: ForwardsTable;
   forward_attempts: ForwardAttemptsTable;
   forwarder_leases: ForwarderLeasesTable;
+  refunds: RefundsTable;
+  refund_events: RefundEventsTable;
+  merchant_keys: MerchantKeysTable;
+  refund_transfers: RefundTransfersTable;
 }
 
 export interface TransactionsTable {
@@ -212,4 +216,70 @@ export interface ForwarderLeasesTable {
   network: string;
   holder: string;
   until: string;
+}
+
+/** A refund of a settled transaction (docs/refunds.md). */
+export interface RefundsTable {
+  refund_id: string;
+  transaction_code: string;
+  /** 1, 2, … per transaction; unique, so concurrent creations are ordered. */
+  sequence: number;
+  reference: string | null;
+  status: string;
+  /** Decimal string in `asset` units. */
+  amount: string;
+  asset: string;
+  network: string;
+  fiat_amount: string | null;
+  fiat_currency: string;
+  reason: string | null;
+  claim_code: string;
+  claim_expires_at: string;
+  address: string | null;
+  address_confirmed_at: string | null;
+  tx_id: string | null;
+  paid_at: string | null;
+  cancelled_at: string | null;
+  created_at: string;
+  created_by: string;
+  cancelled_by: string | null;
+  /** Optimistic concurrency: every status change names the version it read. */
+  version: number;
+}
+
+/** Each status a refund entered, once, with when and why. */
+export interface RefundEventsTable {
+  refund_id: string;
+  status: string;
+  at: string;
+  note: string | null;
+}
+
+/** A key the operator issued to a shop: it may create and cancel refunds of orders paid to its wallets. */
+export interface MerchantKeysTable {
+  key_id: string;
+  label: string;
+  /** SHA-256 (hex) of the key; the key itself is shown once. */
+  key_hash: string;
+  /** JSON array of wallet addresses as given (canonical form). */
+  wallet_addresses: string;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+/** Live mode: a token transfer to a refund's confirmed address. */
+export interface RefundTransfersTable {
+  network: string;
+  tx_hash: string;
+  log_index: number;
+  block_number: number | string | bigint;
+  block_hash: string;
+  block_time: string;
+  refund_id: string;
+  from_address: string;
+  amount: string;
+  exact: number;
+  confirmed: number;
+  recorded_at: string;
 }

@@ -76,9 +76,17 @@ export class Pricing {
 
   /** USD per unit of a crypto rail's asset. @throws ServiceProblem `unavailable` without a price. */
   async assetPrice(rail: Rail): Promise<string> {
-    const quote = await this.rates.assetToUsd(rail.asset!).catch(() => undefined);
+    return this.usdPerUnit(rail.asset!);
+  }
+
+  /**
+   * USD per unit of `asset` now.
+   * @throws ServiceProblem `unavailable` when the rate source has no price.
+   */
+  async usdPerUnit(asset: string): Promise<string> {
+    const quote = await this.rates.assetToUsd(asset).catch(() => undefined);
     if (!quote) {
-      throw new ServiceProblem('unavailable', `No price for ${rail.asset} right now; try again shortly.`);
+      throw new ServiceProblem('unavailable', `No price for ${asset} right now; try again shortly.`);
     }
     return quote.usdPerUnit;
   }

@@ -17,6 +17,8 @@ import { fastTransactionLookup } from './fast-lookup.js';
 import { registerOperatorRoutes } from './operator-routes.js';
 import { registerPageRoutes } from './page-routes.js';
 import { parseQueryFirstValueWins, repeatedQueryKey } from './query-string.js';
+import { type RefundClaimPort, registerRefundPageRoutes } from './refund-page-routes.js';
+import { type RefundRouteDependencies, registerRefundRoutes } from './refund-routes.js';
 import { registerSandboxRoutes } from './sandbox-routes.js';
 import { RequestValidationError, zodValidatorCompiler } from './validation.js';
 
@@ -30,6 +32,9 @@ const KNOWN_PATHS: Record<string, string[]> = {
   '/api/openapi.json': ['GET'],
   '/api/sandbox/pay': ['POST'],
   '/api/sandbox/webhooks': ['GET'],
+  '/api/sandbox/refunds/pay': ['POST'],
+  '/api/refunds': ['GET', 'POST'],
+  '/api/refund': ['GET'],
 };
 
 export interface AppDependencies {
@@ -39,6 +44,8 @@ export interface AppDependencies {
   /** The bearer token the operator API takes. */
   operatorToken: string;
   outbox: WebhookOutbox;
+  /** Refunds: the service, its payments, the operator's view, merchant keys. */
+  refunds: Omit<RefundRouteDependencies, 'operatorToken' | 'sandbox'> & { claims: RefundClaimPort };
   logger: Logger;
   describeServer: () => object;
   version: string;
@@ -146,6 +153,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       servers: [{ url: '/' }],
       tags: [
         { name: 'checkout', description: 'The four endpoints of the service' },
+        {
+          name: 'refunds',
+          description:
+            'Refunds paid from the merchant wallet to an address the buyer confirmed (docs/refunds.md)',
+        },
         { name: 'sandbox', description: 'Simulated payments (sandbox mode only)' },
         { name: 'operations', description: 'Health' },
       ],
@@ -165,7 +177,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerApiRoutes(app, deps.service, deps.describeServer);
   if (deps.config.mode === 'sandbox') registerSandboxRoutes(app, deps.service, deps.outbox);
   registerPageRoutes(app, deps.service, deps.config, deps.clock);
+  registerRefundPageRoutes(app, deps.refunds.claims, deps.clock);
   registerOperatorRoutes(app, deps.operator, deps.operatorToken);
+  registerRefundRoutes(app, {
+    ...deps.refunds,
+    operatorToken: deps.operatorToken,
+    sandbox: deps.config.mode === 'sandbox',
+  });
   registerDashboardRoutes(app, deps.config.dashboardDir);
   app.get('/api/openapi.json', { schema: { hide: true } }, async (_request, reply) =>
     reply.type('application/json; charset=utf-8').send(JSON.stringify(app.swagger())),

@@ -1,4 +1,5 @@
 import type { WriteScope } from '../db/database.js';
+import type { RefundPayments } from '../domain/refund-payments.js';
 import type { Rail } from './catalog.js';
 import { derivedAddress } from './deposit-addresses.js';
 
@@ -109,8 +110,8 @@ export interface PaymentRailProvider {
   paysOutByForward?(wallet: MerchantWallet): boolean;
   /** Where a fiat rail sends the buyer. */
   fiatRedirectUrl(transactionCode: string, rail: Rail, publicUrl: string): string;
-  /** Starts watching for payments. */
-  start?(sink: PaymentSink): Promise<void>;
+  /** Starts watching for payments (and, given `refunds`, for the merchant's transfers that pay refunds). */
+  start?(sink: PaymentSink, refunds?: RefundPayments): Promise<void>;
   stop?(): Promise<void>;
   /** What the provider is doing, for `GET /api/health`. */
   health?(): Record<string, unknown>;

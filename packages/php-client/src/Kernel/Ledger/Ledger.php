@@ -42,6 +42,7 @@ final class Ledger
     private string $checkouts;
     private string $orders;
     private string $state;
+    private ?RefundLedger $refunds = null;
 
     public function __construct(SqlPort $sql)
     {
@@ -51,13 +52,38 @@ final class Ledger
         $this->state = $sql->table(LedgerSchema::STATE);
     }
 
-    /** Creates the tables when they are missing; safe to run again and from many requests at once. */
+    /**
+     * Creates the tables when they are missing and records LedgerSchema::VERSION; safe to run again
+     * and from many requests at once. A ledger of an earlier version gets the tables added since.
+     */
     public function install(): void
     {
         foreach (LedgerSchema::statements($this->sql) as $statement) {
             $this->sql->execute($statement);
         }
         $this->sql->execute('INSERT IGNORE INTO ' . $this->state . ' (state_key, state_value) VALUES (?, ?)', ['schema_version', (string) LedgerSchema::VERSION]);
+        if ((int) $this->value('schema_version', 0) < LedgerSchema::VERSION) {
+            $this->sql->execute('UPDATE ' . $this->state . ' SET state_value = ? WHERE state_key = ?', [(string) LedgerSchema::VERSION, 'schema_version']);
+        }
+    }
+
+    /**
+     * True when the tables are those of LedgerSchema::VERSION; a plugin's upgrade step calls
+     * install() otherwise (a plugin that installed once, before refunds, lacks their table).
+     */
+    public function isCurrent(): bool
+    {
+        try {
+            return (int) $this->value('schema_version', 0) >= LedgerSchema::VERSION;
+        } catch (\RuntimeException $missing) {
+            return false;
+        }
+    }
+
+    /** The refunds table (RefundLedger), over the same database. */
+    public function refunds(): RefundLedger
+    {
+        return $this->refunds ?? ($this->refunds = new RefundLedger($this->sql));
     }
 
     /** True once install() has run (the plugin's upgrade step asks before it migrates). */

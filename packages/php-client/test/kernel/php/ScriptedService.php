@@ -11,7 +11,8 @@ use CryptoCheckout\Client\Money;
 
 /**
  * The service as the kernel sees it through the real Client: GET /transaction answers from a table
- * the test changes, POST /checkout creates transactions, and the whole service can be down.
+ * the test changes, POST /checkout creates transactions, and the whole service can be down. Refund
+ * calls go over real HTTP to $refundNetwork when it is set.
  */
 final class ScriptedService implements Transport
 {
@@ -22,6 +23,11 @@ final class ScriptedService implements Transport
     public int $created = 0;
     /** GET /payment_options questions (not counted as lookups). */
     public int $optionQuestions = 0;
+    /**
+     * Where refund calls go (/api/refund…, the claim page): a real transport to the refund service
+     * on loopback; null: there is none.
+     */
+    public ?Transport $refundNetwork = null;
     private int $sequence = 0;
     private FakeClock $clock;
 
@@ -32,6 +38,9 @@ final class ScriptedService implements Transport
 
     public function send(string $method, string $url, array $headers, ?string $body, int $timeoutSeconds): Response
     {
+        if ($this->refundNetwork !== null && preg_match('#/(api/refunds?\b|refund/)#', (string) parse_url($url, PHP_URL_PATH)) === 1) {
+            return $this->refundNetwork->send($method, $url, $headers, $body, $timeoutSeconds);
+        }
         if ($this->down) {
             throw new NetworkException('Connection refused (scripted)', false);
         }

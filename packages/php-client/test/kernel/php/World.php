@@ -25,11 +25,15 @@ final class World
     public ScriptedService $service;
     public FakeClock $clock;
     public Kernel $kernel;
+    public MemoryRefunds $refunds;
+    /** The service URL new orders are opened at (checkouts keep theirs). */
+    public string $serviceUrl = self::SERVICE;
 
     public function __construct(?PdoSqlPort $sql = null)
     {
         $this->steps = new Steps();
         $this->orders = new MemoryOrders($this->steps);
+        $this->refunds = new MemoryRefunds($this->steps);
         $this->sql = $sql ?? PdoSqlPort::sqlite($this->steps);
         $this->clock = new FakeClock();
         $this->service = new ScriptedService($this->clock);
@@ -61,12 +65,44 @@ final class World
             'fiat_amount' => $amount,
             'fiat_currency' => $currency,
             'external_reference' => 'order-' . $orderId,
-            'service_url' => self::SERVICE,
+            'service_url' => $this->serviceUrl,
             'wallet_address' => self::WALLET,
             'wallet_currency' => 'USDC',
             'wallet_network' => 'POLYGON',
             'webhook_url' => 'https://shop.example/webhook',
         ];
+    }
+
+    /**
+     * A world whose refunds go to the refund service at $refundServiceUrl over real HTTP, with order
+     * $orderId paid and booked, and the service knowing the settled transaction (100 USDC received).
+     *
+     * @return array{0: self, 1: string} the world and the transaction code
+     */
+    public static function withSettledOrder(string $refundServiceUrl, string $orderId = '1', ?PdoSqlPort $sql = null): array
+    {
+        $world = new self($sql);
+        $world->serviceUrl = $refundServiceUrl;
+        $world->service->refundNetwork = \CryptoCheckout\Client\Client::createDefaultTransport();
+        $code = $world->placeOrder($orderId);
+        $world->pay($code);
+        $world->webhook($code);
+        (new RefundDesk($refundServiceUrl))->settled($code, '100', 'order-' . $orderId);
+        return [$world, $code];
+    }
+
+    /**
+     * A world whose kernel talks to a real service at $serviceUrl over HTTP (the reference server on
+     * loopback), its clock at the real time.
+     */
+    public static function overNetwork(string $serviceUrl): self
+    {
+        $world = new self();
+        $world->serviceUrl = $serviceUrl;
+        $world->clock->now = time();
+        $world->kernel = new Kernel($world->orders, $world->sql, \CryptoCheckout\Client\Client::createDefaultTransport(), null, $world->clock);
+        $world->ledger = $world->kernel->ledger();
+        return $world;
     }
 
     /** The service reports a payment of $receivedUsd with $status. */

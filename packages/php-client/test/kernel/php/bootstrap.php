@@ -10,6 +10,9 @@ set_error_handler(static function (int $severity, string $message, string $file,
 require __DIR__ . '/../../../src/autoload.php';
 require_once __DIR__ . '/Steps.php';
 require_once __DIR__ . '/MemoryOrders.php';
+require_once __DIR__ . '/MemoryRefunds.php';
+require_once __DIR__ . '/DbRefunds.php';
+require_once __DIR__ . '/RefundDesk.php';
 require_once __DIR__ . '/PdoSqlPort.php';
 require_once __DIR__ . '/ScriptedService.php';
 require_once __DIR__ . '/FakeClock.php';

@@ -135,7 +135,7 @@ export function evmRailProvider(dependencies: {
     fiatRedirectUrl() {
       throw new Error('Fiat rails are not offered in live mode.');
     },
-    async start(sink) {
+    async start(sink, refunds) {
       for (const config of networks) {
         const depositMode = config.depositFactory !== undefined;
         const watcher = new EvmWatcher(
@@ -145,6 +145,7 @@ export function evmRailProvider(dependencies: {
           clock,
           logger,
           depositMode ? depositRepository : undefined,
+          refunds,
         );
         watchers.set(config.network, watcher);
         if (config.depositFactory && dependencies.deposits) {

@@ -2,9 +2,11 @@ import type { Logger } from 'pino';
 import { type Block, createPublicClient, http, type PublicClient } from 'viem';
 import type { DepositRepository } from '../../db/deposit-repository.js';
 import type { ChainCursor, LiveRailRepository } from '../../db/live-rail-repository.js';
+import type { RefundPayments } from '../../domain/refund-payments.js';
 import type { PaymentSink } from '../payment-rail-provider.js';
 import type { EvmNetworkConfig } from './evm-networks.js';
 import type { Forwarder } from './forwarder.js';
+import { RefundTransfers } from './refund-transfers.js';
 import { TransferConfirmer } from './transfer-confirmer.js';
 import { TransferLogSource } from './transfer-logs.js';
 import { type ObservedTransfer, TransferRecorder } from './transfer-recorder.js';
@@ -42,6 +44,7 @@ export class EvmWatcher {
   readonly client: PublicClient;
   private readonly logs: TransferLogSource;
   private readonly recorder: TransferRecorder;
+  private readonly refundTransfers: RefundTransfers | undefined;
   readonly confirmer: TransferConfirmer;
   private forwarder: Forwarder | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -59,6 +62,8 @@ export class EvmWatcher {
     private readonly logger: Logger,
     /** Deposit mode: the checkouts' forwarder addresses are watched too. */
     deposits?: DepositRepository,
+    /** Refunds: the addresses buyers confirmed are watched for the merchant's transfers. */
+    refunds?: RefundPayments,
   ) {
     // viem's own retries are off: the watcher backs off itself and resumes from its cursor.
     this.client = createPublicClient({ transport: http(config.rpcUrl, { retryCount: 0, timeout: 15_000 }) });
@@ -67,6 +72,7 @@ export class EvmWatcher {
       new Map(config.tokens.map((token) => [token.contract, token])),
     );
     this.recorder = new TransferRecorder(config, repository, deposits, sink, clock, logger);
+    this.refundTransfers = refunds && new RefundTransfers(config, refunds, clock, logger);
     this.confirmer = new TransferConfirmer(
       config,
       repository,
@@ -182,6 +188,7 @@ export class EvmWatcher {
       if (to < head) outcome = 'behind';
     }
     await this.confirmer.confirmOrRetract(head);
+    await this.refundTransfers?.confirmOrRetract(head, (blockNumber) => this.blockAt(blockNumber));
     await this.forwarder?.step(head);
     return outcome;
   }
@@ -206,13 +213,18 @@ export class EvmWatcher {
     const toBlock = await this.blockAt(to);
     if (!toBlock?.hash) throw new Error(`block ${to} is not available yet`);
     // Addresses whose holds cover the scanned blocks' time: a payment made while the server was down counts.
-    const recipients = await this.recorder.recipientsSince(cursor.blockTime);
+    const payments = await this.recorder.recipientsSince(cursor.blockTime);
+    const refundAddresses = (await this.refundTransfers?.recipients()) ?? [];
+    const recipients = payments === 'all' ? payments : [...payments, ...refundAddresses];
     const headers = new Map<bigint, Block>([[to, toBlock]]);
     const observed: ObservedTransfer[] = [];
     const read =
       recipients !== 'all' && recipients.length === 0 ? [] : await this.logs.read(from, to, recipients);
     // Every transfer of the token was read: keep ours before asking for their blocks' times.
-    const logs = recipients === 'all' ? await this.recorder.ownTransfers(read) : read;
+    const logs =
+      recipients === 'all'
+        ? [...(await this.recorder.ownTransfers(read)), ...(this.refundTransfers?.own(read) ?? [])]
+        : read;
     logs.sort((a, b) =>
       a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
     );
@@ -229,6 +241,7 @@ export class EvmWatcher {
       observed.push({ ...log, blockTime: new Date(Number(header.timestamp) * 1000) });
     }
     this.state.transfersSeen += await this.recorder.recordAll(observed);
+    await this.refundTransfers?.record(observed);
     this.state.blocksScanned += Number(to - cursor.blockNumber);
     await this.saveCursor(cursorOf(toBlock));
   }
@@ -247,6 +260,7 @@ export class EvmWatcher {
       'chain reorganisation: the scanned block is no longer on the chain',
     );
     await this.confirmer.retractOrphans();
+    await this.refundTransfers?.retractOrphans((blockNumber) => this.blockAt(blockNumber));
     await this.saveCursor(await this.cursorAt(restart));
   }
 

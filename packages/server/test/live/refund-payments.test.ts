@@ -1,0 +1,172 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { decimalToScaled, type Refund, refundPaidWebhookSchema } from '@cryptocheckout/core';
+import Database from 'better-sqlite3';
+import { getAddress } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, startTestServer, startWebhookReceiver, type TestServer } from '../helpers.js';
+import { OPERATOR_TOKEN } from '../operator-helpers.js';
+import { confirmRefundAddress, createRefund } from '../refund-helpers.js';
+import {
+  liveOptions,
+  MERCHANT_WALLET,
+  openLiveCheckout,
+  waitForScan,
+  waitForStatus,
+  watcherHealth,
+} from './live-helpers.js';
+import { type LocalChain, startLocalChain } from './local-chain.js';
+
+let chain: LocalChain;
+let usdc: `0x${string}`;
+let server: TestServer;
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+
+beforeAll(async () => {
+  chain = await startLocalChain();
+  usdc = await chain.deployToken('USDC', 6);
+  receiver = await startWebhookReceiver();
+  server = await startTestServer({ ...liveOptions(chain, usdc), operatorToken: OPERATOR_TOKEN });
+});
+afterAll(async () => {
+  await server?.dispose();
+  await receiver?.close();
+  await chain?.close();
+});
+
+/** A settled live order whose refund of `amount` USDC awaits payment to a fresh buyer address. */
+async function refundAwaitingPayment(reference: string, amount: string) {
+  const { code, baseUnits } = await openLiveCheckout(server, {
+    external_reference: reference,
+    webhook_url: receiver.url,
+  });
+  await chain.transfer(usdc, MERCHANT_WALLET, baseUnits);
+  await chain.mine(3);
+  await waitForStatus(server, code, 'settled');
+  const created = await createRefund(server, { transaction_code: code, amount, currency: 'USDC' });
+  expect(created.status).toBe(201);
+  const buyer = getAddress(`0x${randomBytes(20).toString('hex')}`);
+  expect((await confirmRefundAddress(created.json.data.claim_url, buyer)).status).toBe(303);
+  const refundId = created.json.data.refund_id as string;
+  const awaiting = await lookupRefund(refundId);
+  expect(awaiting.status).toBe('awaiting_payment');
+  // The link the merchant's wallet opens names the configured token on the local chain.
+  expect(awaiting.payment_request?.uri).toBe(
+    `ethereum:${usdc}@137/transfer?address=${buyer}&uint256=${decimalToScaled(amount, 6)}`,
+  );
+  return { refundId, buyer, code };
+}
+
+async function lookupRefund(refundId: string): Promise<Refund> {
+  return (await server.get(`/api/refund?refund_id=${refundId}`)).json.data as Refund;
+}
+
+/** Transfers to refund addresses the server stored (read-only, straight from its SQLite file). */
+function storedRefundTransfers(refundId: string) {
+  const db = new Database(join(server.dataDir, 'cryptocheckout.sqlite'), {
+    readonly: true,
+    fileMustExist: true,
+  });
+  try {
+    return db
+      .prepare('SELECT tx_hash, amount, exact, confirmed FROM refund_transfers WHERE refund_id = ?')
+      .all(refundId) as Array<{ tx_hash: string; amount: string; exact: number; confirmed: number }>;
+  } finally {
+    db.close();
+  }
+}
+
+function refundWebhooks(refundId: string) {
+  return receiver.received
+    .map((webhook) => JSON.parse(webhook.body))
+    .filter((body) => body.event === 'refund.paid' && body.refund_id === refundId);
+}
+
+const paidBecomes = (refundId: string) =>
+  eventually(async () => {
+    const refund = await lookupRefund(refundId);
+    expect(refund.status).toBe('paid');
+    return refund;
+  });
+
+describe('refunds paid on a local EVM chain', () => {
+  it('does not take a transfer of another amount; the exact amount pays it once its confirmations are in', async () => {
+    const { refundId, buyer } = await refundAwaitingPayment('refund-exact', '10.5');
+    const wrong = await chain.transfer(usdc, buyer, 10_499_999n);
+    await chain.mine(3);
+    await waitForScan(`${server.url}/api`, chain);
+    await eventually(() =>
+      expect(storedRefundTransfers(refundId)).toEqual([
+        { tx_hash: wrong, amount: '10.499999', exact: 0, confirmed: 1 },
+      ]),
+    );
+    expect((await lookupRefund(refundId)).status).toBe('awaiting_payment');
+
+    const exact = await chain.transfer(usdc, buyer, 10_500_000n);
+    await chain.mine(1);
+    await waitForScan(`${server.url}/api`, chain);
+    expect((await lookupRefund(refundId)).status).toBe('awaiting_payment');
+    await chain.mine(2);
+    const paid = await paidBecomes(refundId);
+    // The local chain reports Polygon's chain id, so the link is the public explorer's.
+    expect(paid).toMatchObject({
+      tx_id: exact,
+      address: buyer,
+      tx_url: `https://polygonscan.com/tx/${exact}`,
+    });
+    expect(paid.history.at(-1)?.note).toContain(exact);
+    await eventually(() => expect(refundWebhooks(refundId)).toHaveLength(1));
+    expect(refundPaidWebhookSchema.parse(refundWebhooks(refundId)[0])).toMatchObject({
+      tx_id: exact,
+      amount: '10.5',
+    });
+
+    await chain.mine(3);
+    await waitForScan(`${server.url}/api`, chain);
+    expect(refundWebhooks(refundId)).toHaveLength(1);
+  });
+
+  it('forgets a refund transfer reorganised away before it confirms, and is paid once by the transfer sent again', async () => {
+    const { refundId, buyer } = await refundAwaitingPayment('refund-reorg', '3');
+    const mark = await chain.mark();
+    const lost = await chain.transfer(usdc, buyer, 3_000_000n, { mine: true });
+    await eventually(() => expect(storedRefundTransfers(refundId).map((row) => row.tx_hash)).toEqual([lost]));
+    const reorganisationsBefore = (await watcherHealth(`${server.url}/api`)).reorganisations;
+
+    await chain.revertTo(mark);
+    await chain.mine(2);
+    await eventually(async () =>
+      expect((await watcherHealth(`${server.url}/api`)).reorganisations).toBeGreaterThan(
+        reorganisationsBefore,
+      ),
+    );
+    await eventually(() => expect(storedRefundTransfers(refundId)).toEqual([]));
+    expect((await lookupRefund(refundId)).status).toBe('awaiting_payment');
+
+    const again = await chain.transfer(usdc, buyer, 3_000_000n);
+    await chain.mine(3);
+    const paid = await paidBecomes(refundId);
+    expect(paid.tx_id).toBe(again);
+    expect(paid.history.filter((entry) => entry.status === 'paid')).toHaveLength(1);
+    await eventually(() => expect(refundWebhooks(refundId)).toHaveLength(1));
+  });
+
+  it('is paid once when the server restarts between seeing the transfer and its confirmations', async () => {
+    const { refundId, buyer } = await refundAwaitingPayment('refund-restart', '2.25');
+    const sent = await chain.transfer(usdc, buyer, 2_250_000n);
+    await chain.mine(1);
+    await eventually(() =>
+      expect(storedRefundTransfers(refundId)).toMatchObject([{ tx_hash: sent, confirmed: 0 }]),
+    );
+
+    server = await server.restart();
+    await chain.mine(2);
+    const paid = await paidBecomes(refundId);
+    expect(paid.tx_id).toBe(sent);
+    await chain.mine(3);
+    await waitForScan(`${server.url}/api`, chain);
+    expect(storedRefundTransfers(refundId)).toMatchObject([{ tx_hash: sent, confirmed: 1, exact: 1 }]);
+    await eventually(() => expect(refundWebhooks(refundId)).toHaveLength(1));
+    expect((await lookupRefund(refundId)).history.filter((entry) => entry.status === 'paid')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,28 @@
+import { expect } from 'vitest';
+import type { TestServer } from './helpers.js';
+import { OPERATOR_TOKEN } from './operator-helpers.js';
+
+/** The operator's credential header, which creates and cancels refunds. */
+export const AS_OPERATOR = { authorization: `Bearer ${OPERATOR_TOKEN}` };
+
+/** `POST /api/refunds` with the operator token (or the given headers). */
+export function createRefund(server: TestServer, body: Record<string, unknown>, headers = AS_OPERATOR) {
+  return server.post('/api/refunds', body, headers);
+}
+
+/** Posts the claim page's form as a browser without JavaScript would. */
+export function postClaimForm(claimUrl: string, fields: Record<string, string>) {
+  return fetch(claimUrl, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+/** The buyer's two steps on the claim page: the address typed twice, then confirmed. */
+export async function confirmRefundAddress(claimUrl: string, address: string) {
+  const review = await postClaimForm(claimUrl, { step: 'check', address, address_again: address });
+  expect(review.status).toBe(200);
+  return postClaimForm(claimUrl, { step: 'confirm', address, confirmed: 'yes' });
+}
