@@ -18,6 +18,7 @@ export const workspaceAliases = {
   '@cryptocheckout/server/testing/live-helpers': fromRoot('./packages/server/test/live/live-helpers.ts'),
   '@cryptocheckout/server': fromRoot('./packages/server/src/index.ts'),
   '@cryptocheckout/pay-page/build-assets': fromRoot('./packages/pay-page/scripts/build-assets.mjs'),
+  '@cryptocheckout/pay-page/qr': fromRoot('./packages/pay-page/src/qr.ts'),
   '@cryptocheckout/pay-page': fromRoot('./packages/pay-page/src/index.ts'),
   '@cryptocheckout/php-client/test-support': fromRoot('./packages/php-client/test/status-fixtures.ts'),
   '@cryptocheckout/php-testkit': fromRoot('./packages/php-testkit/src/index.ts'),

@@ -1,145 +1,104 @@
-import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { validateWalletAddress } from '@cryptocheckout/core';
-import {
-  PAY_ASSETS_DIR,
-  REFUND_CSS,
-  REFUND_STYLESHEET_PATH,
-  type RefundClaimPageInput,
-  type RefundClaimView,
-  refundPageSecurityHeaders,
-  renderRefundClaimPage,
-} from '@cryptocheckout/pay-page';
-import { buildPayAssets } from '@cryptocheckout/pay-page/build-assets';
+import type { Refund, RefundCreated } from '@cryptocheckout/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openPage, PHONE, screenshot } from './support.js';
+import {
+  createCheckout,
+  launchChromium,
+  openPage,
+  PHONE,
+  type RunningServer,
+  screenshot,
+  startSandboxServer,
+} from './support.js';
 
-// The buyer's refund claim page on a 320 px phone with JavaScript off. A loopback server renders
-// the claim pages from @cryptocheckout/pay-page and follows the claim form's steps the way the
-// server's refund page routes do (packages/server/src/http/refund-page-routes.ts, tested there
-// against Fastify), so what is checked here is the browser side: layout, plain form posts, focus.
+// The buyer's refund claim page on a 320 px phone with JavaScript off, served by the reference
+// server in sandbox mode: a settled order, a refund made with the operator token, the claim link
+// the shop would send, and the claim form's plain posts reaching the server's real route.
 
-const CLAIM = 'cLaImCoDe_0123456789-abcdefghijklmnopqrstuv';
-const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
+const OPERATOR_TOKEN = 'browser-operator-token-0123456789abcdef';
+/** The buyer's wallet (an EIP-55 example address), other than the merchant's. */
+const BUYER_ADDRESS = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
+const OTHER_ADDRESS = '0x8617E340B3D01FA5F11F306F4090FD50E238070D';
 
-interface ClaimServer {
-  url: string;
-  /** Every form post the server received, fields as sent. */
-  posts: Record<string, string>[];
-  stop: () => Promise<void>;
+let browser: Browser;
+let server: RunningServer;
+let stopServer: (() => Promise<void>) | undefined;
+
+beforeAll(async () => {
+  const started = await startSandboxServer({ operatorToken: OPERATOR_TOKEN });
+  server = started.server;
+  stopServer = started.stop;
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stopServer?.();
+});
+
+/** A JSON call to the server's API, its `data`; fails the test on an answer other than `expectedStatus`. */
+async function callApi<Data>(
+  path: string,
+  options: { body?: unknown; asOperator?: boolean; expectedStatus?: number } = {},
+): Promise<Data> {
+  const response = await fetch(`${server.url}${path}`, {
+    method: options.body === undefined ? 'GET' : 'POST',
+    headers: {
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(options.asOperator ? { authorization: `Bearer ${OPERATOR_TOKEN}` } : {}),
+    },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const json = (await response.json()) as { status: string; data: Data };
+  expect(response.status, `${path}: ${JSON.stringify(json)}`).toBe(options.expectedStatus ?? 200);
+  return json.data;
 }
 
-async function startClaimServer(): Promise<ClaimServer> {
-  await buildPayAssets();
-  let view: RefundClaimView = {
-    claimCode: CLAIM,
-    status: 'awaiting_address',
-    merchantDomain: 'a-rather-long-shop-name.example',
-    externalReference: 'order-2024-000123456',
-    amount: '12.340001',
-    asset: 'USDC',
-    network: 'POLYGON',
-    fiatAmount: '12.50',
-    fiatCurrency: 'EUR',
-    address: null,
-    claimExpiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-    paidAt: null,
-    txId: null,
-    txUrl: null,
-    mode: 'sandbox',
-  };
-  const posts: Record<string, string>[] = [];
-  const claimPath = `/refund/${CLAIM}`;
-
-  const send = (response: ServerResponse, status: number, type: string, body: string) => {
-    response.writeHead(status, { ...refundPageSecurityHeaders(), 'content-type': type }).end(body);
-  };
-  const page = (response: ServerResponse, status: number, input: Partial<RefundClaimPageInput>) =>
-    send(
-      response,
-      status,
-      'text/html; charset=utf-8',
-      renderRefundClaimPage({ view, step: 'enter', lang: 'en', now: new Date(), ...input }),
-    );
-
-  const handle = async (request: IncomingMessage, response: ServerResponse) => {
-    const url = new URL(request.url ?? '/', 'http://claims');
-    if (url.pathname === '/pay/assets/pay.css') {
-      return send(response, 200, 'text/css', readFileSync(join(PAY_ASSETS_DIR, 'pay.css'), 'utf8'));
-    }
-    if (url.pathname === REFUND_STYLESHEET_PATH) return send(response, 200, 'text/css', REFUND_CSS);
-    if (url.pathname !== claimPath) return send(response, 404, 'text/plain', 'not found');
-    if (request.method === 'GET') {
-      return page(response, 200, { step: view.status === 'awaiting_address' ? 'enter' : 'status' });
-    }
-    let body = '';
-    for await (const chunk of request) body += chunk;
-    const fields = Object.fromEntries(new URLSearchParams(body));
-    posts.push(fields);
-    const network = view.network;
-    if (fields.step === 'check') {
-      const entered = { address: fields.address ?? '', addressAgain: fields.address_again ?? '' };
-      const first = validateWalletAddress(network, entered.address.trim());
-      const second = validateWalletAddress(network, entered.addressAgain.trim());
-      if (!first.valid)
-        return page(response, 200, { entered, problem: { field: 'address', code: first.code } });
-      if (!second.valid || second.address !== first.address) {
-        return page(response, 200, { entered, problem: { field: 'address_again', code: 'mismatch' } });
-      }
-      return page(response, 200, { step: 'review', reviewAddress: first.address });
-    }
-    const checked = validateWalletAddress(network, fields.address ?? '');
-    if (!checked.valid) return send(response, 400, 'text/plain', 'bad address');
-    if (fields.confirmed !== 'yes') {
-      return page(response, 200, {
-        step: 'review',
-        reviewAddress: checked.address,
-        problem: { field: 'confirmed', code: 'not_confirmed' },
-      });
-    }
-    view = { ...view, status: 'awaiting_payment', address: checked.address };
-    response.writeHead(303, { ...refundPageSecurityHeaders(), location: `${claimPath}?lang=en` }).end();
-  };
-
-  const server: Server = createServer((request, response) => {
-    handle(request, response).catch((error: Error) => send(response, 500, 'text/plain', error.message));
+/** A settled sandbox order and a 12.34 USDC refund of it: the refund's id and the buyer's claim link. */
+async function refundAwaitingAddress(): Promise<{ refundId: string; claimUrl: string }> {
+  const checkout = await createCheckout(server, {
+    reference: 'order-2024-000123456',
+    // The page names the shop by this host; a long one tests the narrow screen.
+    successUrl: 'https://a-rather-long-shop-name.example/thanks',
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}${claimPath}`,
-    posts,
-    stop: () =>
-      new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
-  };
+  const paid = await callApi<{ status: string }>('/api/sandbox/pay', {
+    body: { transaction_code: checkout.transaction_code, payment_method: 'usdc_polygon', confirmed: true },
+  });
+  expect(paid.status).toBe('settled');
+  const refund = await callApi<RefundCreated>('/api/refunds', {
+    asOperator: true,
+    body: { transaction_code: checkout.transaction_code, amount: '12.34', currency: 'USDC' },
+    expectedStatus: 201,
+  });
+  expect(refund).toMatchObject({ status: 'awaiting_address', amount: '12.34', asset: 'USDC' });
+  expect(refund.claim_url).toMatch(new RegExp(`^${server.url}/refund/[A-Za-z0-9_-]{43}$`));
+  return { refundId: refund.refund_id, claimUrl: refund.claim_url };
 }
 
 function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 }
 
-let browser: Browser;
-let claims: ClaimServer;
-
-beforeAll(async () => {
-  claims = await startClaimServer();
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await claims?.stop();
-});
+/** The fields of every form the page posts, as the browser sent them. */
+function recordFormPosts(page: Page): Record<string, string>[] {
+  const posts: Record<string, string>[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST')
+      posts.push(Object.fromEntries(new URLSearchParams(request.postData() ?? '')));
+  });
+  return posts;
+}
 
 describe('refund claim page on a 320 px phone without JavaScript', () => {
-  it('fits the screen on every step, and its plain forms post the address and its confirmation', async () => {
+  it('fits the screen on every step, stores the confirmed address through plain form posts, and shows the refund paid', async () => {
+    const { refundId, claimUrl } = await refundAwaitingAddress();
     const { context, page, problems } = await openPage(browser, { ...PHONE, javaScriptEnabled: false });
-    const response = await page.goto(claims.url);
+    const posts = recordFormPosts(page);
+    const response = await page.goto(claimUrl);
+    expect(response!.status()).toBe(200);
     expect(response!.headers()['content-security-policy']).toContain("form-action 'self'");
-    expect(await page.locator('.refund-amount').textContent()).toBe('12.340001 USDC on Polygon PoS');
+    expect(await page.locator('.refund-amount').textContent()).toBe('12.34 USDC on Polygon PoS');
+    expect(await page.getByText('a-rather-long-shop-name.example').count()).toBeGreaterThan(0);
     expect(await horizontalOverflow(page)).toBe(0);
     for (const field of await page.locator('.refund-input, button[type="submit"]').all()) {
       expect((await field.boundingBox())!.height).toBeGreaterThanOrEqual(44);
@@ -147,32 +106,32 @@ describe('refund claim page on a 320 px phone without JavaScript', () => {
     await screenshot(page, 'refund-enter-mobile', { fullPage: true });
 
     // Two different addresses: the form comes back with the problem on the second field, focused.
-    await page.getByLabel('Your address on Polygon PoS').fill(`  ${ADDRESS.toLowerCase()} `);
-    await page.getByLabel('The same address again').fill('0x8617E340B3D01FA5F11F306F4090FD50E238070D');
+    await page.getByLabel('Your address on Polygon PoS').fill(`  ${BUYER_ADDRESS.toLowerCase()} `);
+    await page.getByLabel('The same address again').fill(OTHER_ADDRESS);
     await page.getByRole('button', { name: 'Continue' }).tap();
     await page.locator('#cc-refund-address-again-error').waitFor();
     expect(
       await page.locator('#cc-refund-address-again').evaluate((input) => input === document.activeElement),
     ).toBe(true);
     expect(await page.getByLabel('Your address on Polygon PoS').inputValue()).toBe(
-      `  ${ADDRESS.toLowerCase()} `,
+      `  ${BUYER_ADDRESS.toLowerCase()} `,
     );
     expect(await horizontalOverflow(page)).toBe(0);
     await screenshot(page, 'refund-problem-mobile', { fullPage: true });
 
-    await page.getByLabel('The same address again').fill(ADDRESS);
+    await page.getByLabel('The same address again').fill(BUYER_ADDRESS);
     await page.getByRole('button', { name: 'Continue' }).tap();
     await page.getByRole('heading', { name: 'Check your address' }).waitFor();
-    expect(claims.posts.at(-1)).toEqual({
+    expect(posts.at(-1)).toEqual({
       step: 'check',
-      address: `  ${ADDRESS.toLowerCase()} `,
-      address_again: ADDRESS,
+      address: `  ${BUYER_ADDRESS.toLowerCase()} `,
+      address_again: BUYER_ADDRESS,
     });
     expect(await horizontalOverflow(page)).toBe(0);
     const shown = page.locator('#cc-refund-review-address');
     const box = (await shown.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(320);
-    // Shown in groups, copied as one string.
+    // Shown in groups, copied as one string, in its checksummed form.
     const copied = await shown.evaluate((element) => {
       const range = document.createRange();
       range.selectNodeContents(element);
@@ -181,24 +140,58 @@ describe('refund claim page on a 320 px phone without JavaScript', () => {
       selection.addRange(range);
       return selection.toString();
     });
-    expect(copied).toBe(ADDRESS);
+    expect(copied).toBe(BUYER_ADDRESS);
     expect(await shown.locator('span').count()).toBe(11);
     await screenshot(page, 'refund-review-mobile', { fullPage: true });
 
     // Confirming without ticking the box is refused; ticking it (on its label) and confirming stores it.
     await page.getByRole('button', { name: 'Confirm address' }).tap();
     await page.locator('#cc-refund-confirmed-error').waitFor();
-    expect(claims.posts.at(-1)).toEqual({ step: 'confirm', address: ADDRESS });
+    expect(posts.at(-1)).toEqual({ step: 'confirm', address: BUYER_ADDRESS });
+    expect((await callApi<Refund>(`/api/refund?refund_id=${refundId}`)).status).toBe('awaiting_address');
     await page.getByText('This is my address on Polygon PoS and it can receive USDC.').tap();
     expect(await page.getByRole('checkbox').isChecked()).toBe(true);
     await page.getByRole('button', { name: 'Confirm address' }).tap();
     await page.getByRole('heading', { name: 'Address confirmed' }).waitFor();
-    expect(claims.posts.at(-1)).toEqual({ step: 'confirm', address: ADDRESS, confirmed: 'yes' });
-    expect(page.url()).toBe(`${claims.url}?lang=en`);
-    expect(await page.locator('.refund-status .refund-address').textContent()).toBe(ADDRESS);
+    expect(posts.at(-1)).toEqual({ step: 'confirm', address: BUYER_ADDRESS, confirmed: 'yes' });
+    expect(page.url()).toBe(`${claimUrl}?lang=en`);
+    expect(await page.locator('.refund-status .refund-address').textContent()).toBe(BUYER_ADDRESS);
+    // Without JavaScript the page refreshes itself while the shop has still to pay.
+    expect(await page.locator('meta[http-equiv="refresh"]').count()).toBe(1);
     expect(await horizontalOverflow(page)).toBe(0);
     await screenshot(page, 'refund-confirmed-mobile', { fullPage: true });
+    const awaitingPayment = await callApi<Refund>(`/api/refund?refund_id=${refundId}`);
+    expect(awaitingPayment).toMatchObject({ status: 'awaiting_payment', address: BUYER_ADDRESS });
+
+    // The shop pays (the sandbox control); the buyer's next look shows the refund sent.
+    const paid = await callApi<Refund>('/api/sandbox/refunds/pay', { body: { refund_id: refundId } });
+    expect(paid).toMatchObject({ status: 'paid', address: BUYER_ADDRESS });
+    await page.reload();
+    await page.getByRole('heading', { name: 'Refund sent' }).waitFor();
+    expect(await page.getByText('12.34 USDC was sent on Polygon PoS to:').count()).toBe(1);
+    expect(await page.locator('.refund-status .refund-address').textContent()).toBe(BUYER_ADDRESS);
+    expect(await page.locator('.refund-tx').textContent()).toBe(paid.tx_id);
+    expect(await page.locator('meta[http-equiv="refresh"]').count()).toBe(0);
+    expect(await horizontalOverflow(page)).toBe(0);
+    await screenshot(page, 'refund-paid-mobile', { fullPage: true });
     expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('answers an unknown claim code with the not-found page', async () => {
+    const { context, page, problems } = await openPage(browser, { ...PHONE, javaScriptEnabled: false });
+    const response = await page.goto(`${server.url}/refund/${'A'.repeat(43)}`);
+    expect(response!.status()).toBe(404);
+    expect(response!.headers()['content-security-policy']).toContain("default-src 'none'");
+    await page.getByRole('heading', { name: 'Refund not found' }).waitFor();
+    expect(await page.getByText('This refund link is not valid.').count()).toBe(1);
+    expect(await page.locator('form').count()).toBe(0);
+    expect(await horizontalOverflow(page)).toBe(0);
+    await screenshot(page, 'refund-not-found-mobile', { fullPage: true });
+    // Chromium logs the document's own 404 status; its stylesheet loads and nothing else fails.
+    expect(problems).toEqual([
+      `Failed to load resource: the server responded with a status of 404 (Not Found) (${page.url()})`,
+    ]);
     await context.close();
   });
 });

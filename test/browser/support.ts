@@ -85,9 +85,13 @@ export function useBrowserWorld(options: Parameters<typeof startSandboxServer>[0
   return world;
 }
 
-/** Builds the pay page assets, then starts a sandbox server on a free port with its own data dir. */
+/**
+ * Builds the pay page assets, then starts a sandbox server on a free port with its own data dir.
+ * `operatorToken` (at least 24 characters) fixes the token the operator API and refunds take;
+ * without it the server generates one.
+ */
 export async function startSandboxServer(
-  options: { expiryMinutes?: number; sandboxConfirmationSeconds?: number } = {},
+  options: { expiryMinutes?: number; sandboxConfirmationSeconds?: number; operatorToken?: string } = {},
 ): Promise<{ server: RunningServer; stop: () => Promise<void> }> {
   await buildPayAssets();
   const dataDir = mkdtempSync(join(tmpdir(), 'cc-browser-'));
@@ -100,6 +104,7 @@ export async function startSandboxServer(
     sweepIntervalMs: 250,
     sandboxConfirmationSeconds: options.sandboxConfirmationSeconds ?? 1,
     ...(options.expiryMinutes === undefined ? {} : { expiryMinutes: options.expiryMinutes }),
+    ...(options.operatorToken === undefined ? {} : { operatorToken: options.operatorToken }),
   });
   return {
     server,

@@ -13,6 +13,7 @@
 
 use CryptoCheckout\PrestaShop\OrderStates;
 use CryptoCheckout\PrestaShop\PrestaShopOrderPort;
+use CryptoCheckout\PrestaShop\PrestaShopRefundPort;
 use CryptoCheckout\PrestaShop\PrestaShopSqlPort;
 use CryptoCheckout\PrestaShop\Settings;
 use CryptoCheckout\PrestaShop\Vendor\Client\Exception\CryptoCheckoutException;
@@ -22,6 +23,8 @@ use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\Ledger\Ledger;
 use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\Ledger\LegacyRecords;
 use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\OrderState;
 use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\PollPolicy;
+use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\RefundLabels;
+use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\RefundRecord;
 use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\SettingsRules;
 use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\StatusWidgetMarkup;
 use CryptoCheckout\PrestaShop\Vendor\Client\Money;
@@ -45,7 +48,11 @@ spl_autoload_register(static function ($class) {
 class Cryptocheckout extends PaymentModule
 {
     /** Hooks the module works through; install() registers them all. */
-    const HOOKS = ['paymentOptions', 'displayPaymentReturn', 'displayOrderDetail', 'displayAdminOrderMainBottom', 'actionFrontControllerSetMedia'];
+    const HOOKS = ['paymentOptions', 'displayPaymentReturn', 'displayOrderDetail', 'displayAdminOrderMainBottom', 'actionFrontControllerSetMedia', 'actionOrderSlipAdd'];
+
+    /** Opening an order looks its open refunds up again, at most this often (seconds) and this many. */
+    const REFUND_LOOKUP_SECONDS = 30;
+    const REFUND_LOOKUPS_PER_PAGE = 5;
 
     /** Front pages that show the payment status widget. */
     const STATUS_PAGES = ['order-confirmation', 'order-detail', 'guest-tracking'];
@@ -59,11 +66,14 @@ class Cryptocheckout extends PaymentModule
     /** @var Kernel|null */
     private $kernel;
 
+    /** @var PrestaShopRefundPort|null */
+    private $refundPort;
+
     public function __construct()
     {
         $this->name = 'cryptocheckout';
         $this->tab = 'payments_gateways';
-        $this->version = '1.3.0';
+        $this->version = '1.4.0';
         $this->author = 'Crypto Checkout';
         $this->need_instance = 0;
         // PrestaShop 8.0 and 8.1 only: the module has not been run on PrestaShop 9.
@@ -97,6 +107,16 @@ class Cryptocheckout extends PaymentModule
     public function kernel()
     {
         return $this->kernel ?? ($this->kernel = new Kernel(new PrestaShopOrderPort($this), new PrestaShopSqlPort(), null, $this->translator('Modules.Cryptocheckout.Shop')));
+    }
+
+    /**
+     * PrestaShop's side of refunds for the kernel (the order's messages and the buyer's e-mail):
+     * the credit slip hook starts refunds with it, the webhook, the poll and the order page check them.
+     * @return PrestaShopRefundPort
+     */
+    public function refundPort()
+    {
+        return $this->refundPort ?? ($this->refundPort = new PrestaShopRefundPort($this, $this->translator('Modules.Cryptocheckout.Admin')));
     }
 
     public function install()
@@ -244,6 +264,11 @@ class Cryptocheckout extends PaymentModule
             $result = Settings::validate(array_map(static function ($key) {
                 return Tools::getValue($key, '');
             }, array_combine(Settings::FORM_KEYS, Settings::FORM_KEYS)), $this->translator($domain));
+            // The merchant key field is empty unless the merchant types a new key (it is never shown back).
+            $merchantKey = Settings::merchantKey(Tools::getValue(Settings::MERCHANT_KEY, ''), Settings::get(Settings::MERCHANT_KEY), $this->translator($domain));
+            if ($merchantKey['error'] !== null) {
+                $result['errors'][Settings::MERCHANT_KEY] = $merchantKey['error'];
+            }
             foreach ($result['errors'] as $message) {
                 $output .= $this->displayError(htmlspecialchars($message, ENT_QUOTES, 'UTF-8'));
             }
@@ -254,6 +279,7 @@ class Cryptocheckout extends PaymentModule
                 foreach ($result['values'] as $key => $value) {
                     Configuration::updateValue($key, $value);
                 }
+                Configuration::updateValue(Settings::MERCHANT_KEY, $merchantKey['value']);
                 $url = $result['values'][Settings::SERVICE_URL];
                 $check = $this->kernel()->probe($url, true);
                 $output .= $check['reachable']
@@ -285,6 +311,9 @@ class Cryptocheckout extends PaymentModule
             ['type' => 'select', 'name' => Settings::NETWORK, 'label' => $this->trans('Network', [], $domain), 'options' => ['query' => $networks, 'id' => 'id', 'name' => 'name']],
             ['type' => 'select', 'name' => Settings::ASSET, 'label' => $this->trans('Asset', [], $domain), 'options' => ['query' => array_values($assets), 'id' => 'id', 'name' => 'name'], 'desc' => $this->trans('What you receive. USDC is recommended.', [], $domain)],
             ['type' => 'text', 'name' => Settings::WALLET_ADDRESS, 'required' => true, 'label' => $this->trans('Wallet address', [], $domain), 'desc' => $this->trans('Your own wallet on the chosen network; payments settle there.', [], $domain)],
+            ['type' => 'password', 'name' => Settings::MERCHANT_KEY, 'autocomplete' => false, 'label' => $this->trans('Merchant key', [], $domain), 'desc' => Settings::get(Settings::MERCHANT_KEY) === ''
+                ? $this->trans('Needed for refunds: the key (ccm_…) your Crypto Checkout operator issued for your wallet. Without it a credit slip refunds nothing in crypto.', [], $domain)
+                : $this->trans('A key is saved (%key%). Leave the field empty to keep it, or enter a new key to replace it.', ['%key%' => Settings::maskedMerchantKey(Settings::get(Settings::MERCHANT_KEY))], $domain)],
             ['type' => 'radio', 'name' => Settings::DISPLAY_MODE, 'label' => $this->trans('Display', [], $domain), 'values' => [
                 ['id' => 'cryptocheckout_mode_redirect', 'value' => SettingsRules::DISPLAY_REDIRECT, 'label' => $this->trans('Redirect to the payment page', [], $domain)],
                 ['id' => 'cryptocheckout_mode_modal', 'value' => SettingsRules::DISPLAY_MODAL, 'label' => $this->trans('Payment page in a window over the shop', [], $domain)],
@@ -307,6 +336,8 @@ class Cryptocheckout extends PaymentModule
         foreach (Settings::FORM_KEYS as $key) {
             $values[$key] = $submitted[$key] ?? Settings::get($key);
         }
+        // HelperForm prints a password field empty whatever it is given; the key is not handed to it at all.
+        $values[Settings::MERCHANT_KEY] = '';
         $helper->tpl_vars = ['fields_value' => $values, 'languages' => $this->context->controller->getLanguages(), 'id_language' => $this->context->language->id];
 
         return $helper->generateForm([['form' => [
@@ -336,21 +367,171 @@ class Cryptocheckout extends PaymentModule
         return $this->fetch('module:cryptocheckout/views/templates/admin/status.tpl');
     }
 
-    /** Every checkout of the order in words (the kernel's CheckoutLabels) and the module's notes, on the back office order page. */
+    /**
+     * Every checkout of the order in words (the kernel's CheckoutLabels), its refunds (RefundLabels:
+     * waiting for the buyer's address, the payment to send, paid with the chain link) and the
+     * module's notes, on the back office order page. Opening the order looks its open refunds up
+     * first (and records a paid one), so the page shows what the service says now.
+     */
     public function hookDisplayAdminOrderMainBottom($params)
     {
         $order = new Order((int) ($params['id_order'] ?? 0));
         if (!Validate::isLoadedObject($order) || $order->module !== $this->name) {
             return '';
         }
+        $admin = $this->translator('Modules.Cryptocheckout.Admin');
         $this->context->smarty->assign([
             'cryptocheckout_checkouts' => CheckoutLabels::rows($this->kernel()->checkouts((string) $order->id), time(), static function ($time) {
                 return date('Y-m-d H:i:s', $time);
-            }, $this->translator('Modules.Cryptocheckout.Admin')),
+            }, $admin),
+            'cryptocheckout_refunds' => array_map(static function (RefundRecord $refund) use ($admin) {
+                return ['credit_slip' => (string) $refund->platformRefundId, 'status' => $refund->status, 'lines' => RefundLabels::lines($refund, $admin)];
+            }, $this->freshRefunds((string) $order->id)),
             'cryptocheckout_notes' => PrestaShopOrderPort::notes((int) $order->id),
         ]);
 
         return $this->fetch('module:cryptocheckout/views/templates/admin/order.tpl');
+    }
+
+    /**
+     * The order's refunds, newest first, after looking up again (Kernel::checkRefunds) those the
+     * service may have moved on: open ones, and paid ones not recorded yet; each at most every
+     * REFUND_LOOKUP_SECONDS, and REFUND_LOOKUPS_PER_PAGE per page view.
+     *
+     * @return list<RefundRecord>
+     */
+    private function freshRefunds($orderId)
+    {
+        $lookups = 0;
+        foreach ($this->kernel()->refunds($orderId) as $refund) {
+            $due = $refund->isOpen() || ($refund->status === RefundRecord::PAID && $refund->recordedAt === null);
+            if ($due && $lookups < self::REFUND_LOOKUPS_PER_PAGE && ($refund->checkedAt === null || time() - $refund->checkedAt >= self::REFUND_LOOKUP_SECONDS)) {
+                $this->kernel()->checkRefunds($this->refundPort(), $refund->refundId);
+                ++$lookups;
+            }
+        }
+
+        return $this->kernel()->refunds($orderId);
+    }
+
+    /**
+     * A credit slip of an order paid with the module (the order page's partial refund, standard
+     * refund or return: PrestaShop's OrderSlipCreator runs this hook once the slip is stored) refunds
+     * the slip's total in crypto through the kernel: the slip's products and shipping, tax included,
+     * in the order's currency, with the slip's id as the refund's reference. The buyer gets the claim
+     * link (PrestaShopRefundPort::sendClaimLink); the admin reads the outcome as a message at the
+     * top of the order page, and a refund that was not started also as a note on the order. Never
+     * throws: the credit slip is made already, and an exception would only hide it behind an error.
+     */
+    public function hookActionOrderSlipAdd($params)
+    {
+        $order = $params['order'] ?? null;
+        if (!$order instanceof Order || $order->module !== $this->name) {
+            return;
+        }
+        $domain = 'Modules.Cryptocheckout.Admin';
+        $orders = $this->kernel()->orders();
+        try {
+            $slip = self::newestCreditSlip((int) $order->id);
+            if ($slip === null) {
+                $orders->log('error', 'A credit slip was announced, but the order has none; nothing was refunded in crypto.', ['order' => (string) $order->id]);
+
+                return;
+            }
+            $idSlip = (int) $slip['id_order_slip'];
+            if (self::refundsAsVoucher()) {
+                $message = $this->plainText('Credit slip #%slip%: the refund is a voucher, so nothing is refunded in crypto.', ['%slip%' => (string) $idSlip], $domain);
+                $this->flash('warning', $message);
+                PrestaShopOrderPort::note($order, PrestaShopOrderPort::PREFIX . ' ' . $message);
+
+                return;
+            }
+            $currency = (string) (new Currency((int) $order->id_currency))->iso_code;
+            // DECIMAL(20,6) strings, added as decimals (both columns may be NULL on a slip another module made).
+            $amount = Money::roundFiatAmount(Money::add((string) ($slip['total_products_tax_incl'] ?? '0'), (string) ($slip['total_shipping_tax_incl'] ?? '0')), $currency);
+            $reason = $this->plainText('Credit slip #%slip% of order %reference%', ['%slip%' => (string) $idSlip, '%reference%' => (string) $order->reference], $domain);
+            $start = $this->kernel()->startRefund((string) $order->id, $amount, $currency, (string) $idSlip, $reason, Settings::get(Settings::MERCHANT_KEY), $this->refundPort());
+            $said = $this->plainText('Credit slip #%slip% (%amount% %currency%): %outcome%', ['%slip%' => (string) $idSlip, '%amount%' => $amount, '%currency%' => $currency, '%outcome%' => $start->message], $domain);
+            if ($start->ok) {
+                $this->flash($start->linkSent ? 'success' : 'warning', $said);
+
+                return;
+            }
+            $orders->log('error', 'Refund of credit slip #' . $idSlip . ' not started: ' . ($start->detail ?? $start->message), ['order' => (string) $order->id, 'problem' => $start->problem]);
+            $this->flash('error', $said);
+            PrestaShopOrderPort::note($order, PrestaShopOrderPort::PREFIX . ' ' . $said);
+        } catch (Exception $exception) {
+            $orders->log('error', 'Refunding a credit slip in crypto failed: ' . $exception->getMessage(), ['order' => (string) $order->id]);
+            $this->flash('error', $this->plainText('Crypto Checkout could not refund the credit slip in crypto (%error%). Nothing was refunded in crypto.', ['%error%' => $exception->getMessage()], $domain));
+        }
+    }
+
+    /** @return array<string, mixed>|null the order's newest credit slip: the one PrestaShop has just stored */
+    private static function newestCreditSlip($idOrder)
+    {
+        $row = Db::getInstance()->getRow('SELECT `id_order_slip`, `total_products_tax_incl`, `total_shipping_tax_incl` FROM `' . _DB_PREFIX_ . 'order_slip` WHERE `id_order` = ' . (int) $idOrder . ' ORDER BY `id_order_slip` DESC', false);
+
+        return is_array($row) && $row !== [] ? $row : null;
+    }
+
+    /** Whether the order page's refund form asked for a voucher ("Generate a voucher"): the buyer is refunded in store credit then. */
+    private static function refundsAsVoucher()
+    {
+        $form = Tools::getValue('cancel_product');
+
+        return is_array($form) && !empty($form['voucher']);
+    }
+
+    /**
+     * Shows $message at the top of the back office page the admin is sent to next: a flash message
+     * of the Symfony session (PrestaShop 8's order page redirects to itself after a refund and shows
+     * the session's flashes), or an error/warning/confirmation of a legacy admin controller.
+     *
+     * @param string $type success, warning or error
+     */
+    private function flash($type, $message)
+    {
+        try {
+            $session = $this->get('session');
+            if (is_object($session) && method_exists($session, 'getFlashBag')) {
+                $session->getFlashBag()->add($type, $message);
+
+                return;
+            }
+        } catch (Exception $noSession) {
+            // A legacy page (no Symfony container): its controller shows the message below.
+        }
+        $controller = $this->context->controller;
+        $list = ['success' => 'confirmations', 'warning' => 'warnings', 'error' => 'errors'][$type];
+        if (is_object($controller) && property_exists($controller, $list) && is_array($controller->{$list})) {
+            $controller->{$list}[] = $message;
+        }
+    }
+
+    /**
+     * What the buyer is told of a refund, in the order's language: the amount, the claim link and
+     * why they must confirm an address. It is the message of PrestaShop's "Send a message to the
+     * customer" on the order page (PrestaShopRefundPort::sendClaimLink()).
+     *
+     * @return string plain text
+     */
+    public function claimLinkMessage(Order $order, RefundRecord $refund)
+    {
+        $locale = (string) $order->getAssociatedLanguage()->locale;
+        $network = Networks::get($refund->network);
+        $parameters = [
+            '%reference%' => (string) $order->reference,
+            // The module always asks in the order's currency, so the service answers the fiat amount
+            // too ("12"): shown with the currency's decimals, as the credit slip shows it ("12.00").
+            '%fiat_amount%' => $refund->fiatAmount === null ? $refund->amount : Money::roundFiatAmount($refund->fiatAmount, $refund->fiatCurrency),
+            '%fiat_currency%' => $refund->fiatAmount === null ? $refund->asset : $refund->fiatCurrency,
+            '%amount%' => $refund->amount,
+            '%asset%' => $refund->asset,
+            '%network%' => $network === null ? $refund->network : (string) $network['name'],
+            '%claim_url%' => (string) $refund->claimUrl,
+        ];
+
+        return htmlspecialchars_decode($this->trans('We are refunding %fiat_amount% %fiat_currency% of your order %reference%, paid as %amount% %asset% on %network%. Open this page and enter the address that should receive it (a wallet you control, not an exchange deposit address that needs a memo): %claim_url% The refund is sent once you have confirmed the address; the page shows when it is paid.', $parameters, 'Modules.Cryptocheckout.Shop', $locale), ENT_NOQUOTES);
     }
 
     /* ------------------------------------------------------------------ checkout */

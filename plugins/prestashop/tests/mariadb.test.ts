@@ -85,6 +85,8 @@ foreach ([
     'CREATE TABLE ps_customer_message (id_customer_message INT(10) UNSIGNED NOT NULL AUTO_INCREMENT, id_customer_thread INT(11), id_employee INT(10) UNSIGNED, message MEDIUMTEXT NOT NULL, date_add DATETIME NOT NULL, private TINYINT NOT NULL DEFAULT 0, PRIMARY KEY (id_customer_message)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4',
     'CREATE TABLE ps_message (id_message INT(10) UNSIGNED NOT NULL AUTO_INCREMENT, id_order INT(10) UNSIGNED NOT NULL, message TEXT NOT NULL, private TINYINT(1) UNSIGNED NOT NULL DEFAULT 1, date_add DATETIME NOT NULL, PRIMARY KEY (id_message)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4',
     'CREATE TABLE ps_module (id_module INT(10) UNSIGNED NOT NULL AUTO_INCREMENT, name VARCHAR(64) NOT NULL, active TINYINT(1) UNSIGNED NOT NULL DEFAULT 0, version VARCHAR(8) NOT NULL, PRIMARY KEY (id_module), UNIQUE KEY name (name)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4',
+    'CREATE TABLE ps_hook (id_hook INT(10) UNSIGNED NOT NULL AUTO_INCREMENT, name VARCHAR(191) NOT NULL, title VARCHAR(255) NOT NULL, description TEXT, active TINYINT(1) UNSIGNED NOT NULL DEFAULT 1, position TINYINT(1) NOT NULL DEFAULT 1, PRIMARY KEY (id_hook), UNIQUE KEY hook_name (name)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4',
+    'CREATE TABLE ps_hook_module (id_module INT(10) UNSIGNED NOT NULL, id_shop INT(11) UNSIGNED NOT NULL DEFAULT 1, id_hook INT(10) UNSIGNED NOT NULL, position TINYINT(2) UNSIGNED NOT NULL, PRIMARY KEY (id_module, id_hook, id_shop), KEY id_hook (id_hook), KEY id_module (id_module), KEY position (id_shop, position)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4',
     'CREATE TABLE ps_log (id_log INT(10) UNSIGNED NOT NULL AUTO_INCREMENT, severity TINYINT(1) NOT NULL, error_code INT(11), message TEXT NOT NULL, object_type VARCHAR(32), object_id INT(10) UNSIGNED, date_add DATETIME NOT NULL, PRIMARY KEY (id_log)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4',
 ] as $table) {
     Db::getInstance()->execute($table);
@@ -269,5 +271,39 @@ echo json_encode([
     $port->isPaymentBooked('1', 'cccccccc-0000-4000-8000-000000000001'),
 ]);`);
     expect(result).toEqual([true, false, false]);
+  });
+
+  it('finds a paid refund by its note only on its order, and the newest credit slip (PrestaShopRefundPort, the slip hook)', () => {
+    const result = run(`${install}
+$db = Db::getInstance();
+$db->execute("CREATE TABLE ps_order_slip (id_order_slip INT(10) UNSIGNED NOT NULL AUTO_INCREMENT, conversion_rate DECIMAL(13,6) NOT NULL DEFAULT 1, id_customer INT(10) UNSIGNED NOT NULL, id_order INT(10) UNSIGNED NOT NULL, total_products_tax_excl DECIMAL(20,6) NULL, total_products_tax_incl DECIMAL(20,6) NULL, total_shipping_tax_excl DECIMAL(20,6) NULL, total_shipping_tax_incl DECIMAL(20,6) NULL, shipping_cost TINYINT(3) UNSIGNED NOT NULL DEFAULT 0, amount DECIMAL(20,6) NOT NULL DEFAULT 0, shipping_cost_amount DECIMAL(20,6) NOT NULL DEFAULT 0, partial TINYINT(1) NOT NULL, order_slip_type TINYINT(1) UNSIGNED NOT NULL DEFAULT 0, date_add DATETIME NOT NULL, date_upd DATETIME NOT NULL, PRIMARY KEY (id_order_slip), KEY id_order (id_order)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4");
+$db->execute("INSERT INTO ps_order_slip (id_customer, id_order, total_products_tax_incl, total_shipping_tax_incl, partial, date_add, date_upd) VALUES (1, 1, 10, 2.5, 0, NOW(), NOW()), (1, 1, 4.1, 0, 0, NOW(), NOW()), (1, 2, 9, 0, 0, NOW(), NOW())");
+$db->execute("INSERT INTO ps_customer_thread (id_customer_thread, id_order) VALUES (1, 1), (2, 2)");
+$db->execute("INSERT INTO ps_customer_message (id_customer_thread, id_employee, message, date_add, private) VALUES
+    (1, 0, 'Crypto Checkout: Refund of 12.5 USDC for credit slip #1 paid: 0xabc (refund aaaaaaaa-0000-4000-8000-000000000001)', NOW(), 1),
+    (1, 3, 'typed by an employee: (refund aaaaaaaa-0000-4000-8000-000000000002)', NOW(), 1),
+    (2, 0, 'We are refunding 9.00 EUR (refund aaaaaaaa-0000-4000-8000-000000000003)', NOW(), 0)");
+$module = new class extends PaymentModule { public function __construct() {} };
+$port = new CryptoCheckout\\PrestaShop\\PrestaShopRefundPort($module, static function ($text) { return $text; });
+$newest = new ReflectionMethod('Cryptocheckout', 'newestCreditSlip');
+$newest->setAccessible(true);
+echo json_encode([
+    'recorded' => [
+        $port->isRefundRecorded('1', 'AAAAAAAA-0000-4000-8000-000000000001'),
+        $port->isRefundRecorded('2', 'aaaaaaaa-0000-4000-8000-000000000001'),
+        $port->isRefundRecorded('1', 'aaaaaaaa-0000-4000-8000-000000000002'),
+        $port->isRefundRecorded('2', 'aaaaaaaa-0000-4000-8000-000000000003'),
+    ],
+    'slip' => $newest->invoke(null, 1),
+    'none' => $newest->invoke(null, 3),
+]);`) as Record<string, unknown>;
+    // Only the module's private note on that order counts: not another order's, not an employee's, not the buyer's message.
+    expect(result.recorded).toEqual([true, false, false, false]);
+    expect(result.slip).toEqual({
+      id_order_slip: '2',
+      total_products_tax_incl: '4.100000',
+      total_shipping_tax_incl: '0.000000',
+    });
+    expect(result.none).toBeNull();
   });
 });

@@ -63,7 +63,7 @@ describeEachPhp(
 $module = Module::getInstanceByName('cryptocheckout');
 $installed = $module->install();
 $hooks = [];
-foreach (['paymentOptions', 'displayPaymentReturn', 'displayOrderDetail', 'displayAdminOrderMainBottom', 'actionFrontControllerSetMedia'] as $hook) {
+foreach (['paymentOptions', 'displayPaymentReturn', 'displayOrderDetail', 'displayAdminOrderMainBottom', 'actionFrontControllerSetMedia', 'actionOrderSlipAdd'] as $hook) {
     $hooks[$hook] = $module->isRegisteredInHook($hook);
 }
 $states = [];
@@ -97,7 +97,7 @@ $kept = [
 Configuration::updateValue('CRYPTOCHECKOUT_DELETE_DATA_ON_UNINSTALL', '1');
 $module->uninstall();
 $afterDelete = (int) Db::getInstance()->getValue("SELECT COUNT(*) FROM ps_configuration WHERE name LIKE 'CRYPTOCHECKOUT_%'");
-$ledgerTables = "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('ps_cryptocheckout_checkouts', 'ps_cryptocheckout_orders', 'ps_cryptocheckout_state')";
+$ledgerTables = "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('ps_cryptocheckout_checkouts', 'ps_cryptocheckout_orders', 'ps_cryptocheckout_state', 'ps_cryptocheckout_refunds')";
 $tableGone = (int) Db::getInstance()->getValue($ledgerTables) === 0;
 $module = Module::getInstanceByName('cryptocheckout');
 $module->install();
@@ -111,6 +111,7 @@ echo json_encode([
 ]);`);
         expect(result.installed).toBe(true);
         expect(Object.values(result.hooks as Record<string, boolean>)).toEqual([
+          true,
           true,
           true,
           true,
@@ -144,12 +145,12 @@ echo json_encode([
         expect(result.afterDelete).toBe(0);
         expect(result.tableGone).toBe(true);
         expect(result.reinstalled).toBe(true);
-        expect(result.tablesBack).toBe(3);
+        expect(result.tablesBack).toBe(4);
         expect(result.second).toEqual(result.first);
         expect(result.moduleStates).toBe(3);
         expect(result.token).toBe(48);
         expect(result).toMatchObject({
-          version: '1.3.0',
+          version: '1.4.0',
           tab: 'payments_gateways',
           controllers: ['validation', 'webhook', 'status', 'poll'],
           compliancy: { min: '8.0.0', max: '8.99.99' },
@@ -179,10 +180,15 @@ echo json_encode([
     'version' => Db::getInstance()->getValue("SELECT version FROM ps_module WHERE name = 'cryptocheckout'"),
 ]);`);
         expect(result).toEqual({
-          upgrade: { success: true, upgraded_to: '1.3.0', version_fail: null, ran: ['1.1.0', '1.3.0'] },
+          upgrade: {
+            success: true,
+            upgraded_to: '1.4.0',
+            version_fail: null,
+            ran: ['1.1.0', '1.3.0', '1.4.0'],
+          },
           states: 3,
-          hooks: 5,
-          version: '1.3.0',
+          hooks: 6,
+          version: '1.4.0',
         });
       });
 
@@ -518,7 +524,7 @@ echo json_encode(['answers' => $answers, 'lastWebhook' => Module::getInstanceByN
             expect(answer.status, label).toBe(200);
             expect(body, label).toEqual({
               status: 'success',
-              data: { checked: 0, cancelled_without_checkout: [], results: [] },
+              data: { checked: 0, cancelled_without_checkout: [], refunds: [], results: [] },
             });
           } else {
             expect(answer.status, label).toBe(404);

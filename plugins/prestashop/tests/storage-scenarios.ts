@@ -349,11 +349,11 @@ export interface UpgradeResult {
 function expectCompleted(result: UpgradeResult, ran: string[]): void {
   expect(result.upgrade).toEqual({
     success: true,
-    upgraded_to: ran.length === 0 ? null : '1.3.0',
+    upgraded_to: ran.length === 0 ? null : '1.4.0',
     version_fail: null,
     ran,
   });
-  expect(result.version).toBe('1.3.0');
+  expect(result.version).toBe('1.4.0');
   expect(result.active).toBe(1);
   expect(result.errors).toEqual([]);
   // The old tables are gone once every checkout arrived.
@@ -369,7 +369,7 @@ const checkoutsOf = (dump: Dump, id: number) => dump.orders[String(id)]!.checkou
 const dueOrders = (dump: Dump) => [...new Set(dump.due.map(([id]) => id))].sort();
 
 export function expectUpgradeFrom10(result: UpgradeResult): void {
-  expectCompleted(result, ['1.1.0', '1.3.0']);
+  expectCompleted(result, ['1.1.0', '1.3.0', '1.4.0']);
   expect(result.before).toEqual({ cryptocheckout_transaction: 6 });
   const { first, now } = result;
   const recent = now - 600;
@@ -419,7 +419,7 @@ export function expectUpgradeFrom10(result: UpgradeResult): void {
   expect(dueOrders(first)).toEqual(['1', '2', '4', '5']);
 }
 
-export function expectUpgradeFrom12(result: UpgradeResult, ran = ['1.3.0']): void {
+export function expectUpgradeFrom12(result: UpgradeResult, ran = ['1.3.0', '1.4.0']): void {
   expectCompleted(result, ran);
   expect(result.before).toEqual({ cryptocheckout_checkout: 6, cryptocheckout_claim: 1 });
   const { first, now } = result;
@@ -507,7 +507,7 @@ export function expectRefusedThenCompleted(result: UpgradeResult): void {
   // The release's tables are all there, with every row; PrestaShop turned the module off (and,
   // as 8.1 does, recorded the new version anyway, so no upload runs the script again).
   expect(refused).toMatchObject({
-    version: '1.3.0',
+    version: '1.4.0',
     active: 0,
     left: { cryptocheckout_checkout: 6, cryptocheckout_claim: 1 },
   });

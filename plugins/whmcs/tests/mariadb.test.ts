@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { copyPhpClient } from '@cryptocheckout/php-client/copy-into-plugin';
 import {
+  closedLoopbackUrl,
   findDebianPhp,
   type MariaDb,
   mariaDbUnavailable,
@@ -11,7 +12,9 @@ import {
   phpString,
   runPhpCli,
   runPhpCliSync,
+  type SandboxService,
   startMariaDb,
+  startSandboxService,
 } from '@cryptocheckout/php-testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MODULE_ROOT, VENDOR_DIR, VENDOR_NAMESPACE, WHMCS_GUARD } from './harness/harness.js';
@@ -686,5 +689,155 @@ echo json_encode([
 ]);`,
     );
     expect(result).toEqual([true, false, false, false]);
+  });
+});
+
+/** WHMCS's billing tables the refund flow touches (harness/functions.php), in WHMCS 8's MySQL spelling. */
+const BILLING_TABLES = `
+CREATE TABLE tblconfiguration (setting VARCHAR(64) NOT NULL, value TEXT NOT NULL, PRIMARY KEY (setting)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+CREATE TABLE tblcurrencies (id INT(10) NOT NULL AUTO_INCREMENT, code TEXT NOT NULL, prefix TEXT NOT NULL, suffix TEXT NOT NULL, format INT(1) NOT NULL DEFAULT 1, rate DECIMAL(10,5) NOT NULL DEFAULT '1.00000', \`default\` INT(1) NOT NULL DEFAULT 0, PRIMARY KEY (id)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+CREATE TABLE tblclients (id INT(10) NOT NULL AUTO_INCREMENT, firstname TEXT NOT NULL, lastname TEXT NOT NULL, email TEXT NOT NULL, currency INT(10) NOT NULL, credit DECIMAL(16,2) NOT NULL DEFAULT '0.00', PRIMARY KEY (id)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+CREATE TABLE tblinvoices (id INT(10) NOT NULL AUTO_INCREMENT, invoicenum TEXT NOT NULL, userid INT(10) NOT NULL, date DATE DEFAULT NULL, duedate DATE DEFAULT NULL, datepaid DATETIME DEFAULT NULL, total DECIMAL(16,2) NOT NULL, status TEXT NOT NULL, paymentmethod TEXT NOT NULL, notes TEXT NOT NULL, PRIMARY KEY (id)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+CREATE TABLE tblnotes (id INT(10) NOT NULL AUTO_INCREMENT, userid INT(10) NOT NULL, adminid INT(10) NOT NULL, created DATETIME NOT NULL, modified DATETIME NOT NULL, note TEXT NOT NULL, sticky INT(1) NOT NULL, PRIMARY KEY (id)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+CREATE TABLE tblactivitylog (id INT(10) NOT NULL AUTO_INCREMENT, date DATETIME NOT NULL, description TEXT NOT NULL, user TEXT NOT NULL, userid INT(10) NOT NULL, PRIMARY KEY (id)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+CREATE TABLE tblemails (id INT(10) NOT NULL AUTO_INCREMENT, userid INT(10) NOT NULL, subject TEXT NOT NULL, message MEDIUMTEXT NOT NULL, date DATETIME DEFAULT NULL, \`to\` TEXT, PRIMARY KEY (id)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+`;
+
+describe.skipIf(unavailable !== null)('refunds on MariaDB', () => {
+  const OPERATOR_TOKEN = 'operator-token-for-the-whmcs-mariadb-refunds-0123456789';
+  const WALLET = '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359';
+  let service: SandboxService;
+  let merchantKey: string;
+
+  beforeAll(async () => {
+    service = await startSandboxService({ operatorToken: OPERATOR_TOKEN });
+    const issued = await fetch(`${service.url}/api/operator/merchant-keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ label: 'whmcs mariadb', wallet_addresses: [WALLET] }),
+    });
+    merchantKey = String(((await issued.json()) as { data: { key: string } }).data.key);
+  });
+
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  it('records a paid refund once while webhooks and crons race in eight processes', async () => {
+    const database = freshDatabase();
+    const closed = await closedLoopbackUrl();
+    // An invoice paid through the module (its webhooks go nowhere: the processes below are the only ones).
+    const { code } = (await run(
+      database,
+      `$pdo = WHMCS\\Database\\Capsule::connection()->getPdo();
+foreach (array_filter(array_map('trim', explode(";\n", ${phpString(BILLING_TABLES)}))) as $ddl) {
+    $pdo->exec($ddl);
+}
+$pdo->exec("DELETE FROM tblpaymentgateways");
+foreach (['name' => 'Crypto Checkout', 'type' => 'Invoices', 'serviceUrl' => ${phpString(service.url)}, 'walletAddress' => ${phpString(WALLET)}, 'asset' => 'USDC', 'network' => 'POLYGON', 'merchantKey' => ${phpString(merchantKey)}] as $setting => $value) {
+    WHMCS\\Database\\Capsule::table('tblpaymentgateways')->insert(['gateway' => 'cryptocheckout', 'setting' => $setting, 'value' => $value]);
+}
+WHMCS\\Database\\Capsule::table('tblconfiguration')->insert(['setting' => 'SystemURL', 'value' => ${phpString(`${closed}/`)}]);
+WHMCS\\Database\\Capsule::table('tblconfiguration')->insert(['setting' => 'CompanyName', 'value' => 'Example Hosting']);
+WHMCS\\Database\\Capsule::table('tblcurrencies')->insert(['code' => 'USD', 'prefix' => '$', 'suffix' => ' USD', 'rate' => '1', 'default' => 1]);
+WHMCS\\Database\\Capsule::table('tblclients')->insert(['firstname' => 'Ada', 'lastname' => 'Lovelace', 'email' => 'ada@example.com', 'currency' => 1]);
+WHMCS\\Database\\Capsule::table('tblinvoices')->insert(['invoicenum' => '', 'userid' => 1, 'total' => '25.00', 'status' => 'Unpaid', 'paymentmethod' => 'cryptocheckout', 'notes' => '']);
+$gateway = new CryptoCheckout\\Whmcs\\Gateway(getGatewayVariables('cryptocheckout'));
+$settings = $gateway->settings;
+$opened = $gateway->kernel()->open('1', ['fiat_amount' => '25.00', 'fiat_currency' => 'USD', 'order_amount' => '25.00', 'order_currency' => 'USD',
+    'external_reference' => 'Invoice #1', 'service_url' => $settings->serviceUrl, 'wallet_address' => $settings->walletAddress,
+    'wallet_currency' => 'USDC', 'wallet_network' => 'POLYGON', 'webhook_url' => $settings->callbackUrl(),
+    'success_url' => $settings->invoiceUrl(1), 'cancel_url' => $settings->invoiceUrl(1)]);
+echo json_encode(['code' => $opened['checkout']->transactionCode]);`,
+    )) as { code: string };
+    await service.pay(code, 'full');
+
+    // The cron books it; the Refund tab asks for 10.00 of it (WHMCS's refund parameters).
+    const asked = (await run(
+      database,
+      `(new CryptoCheckout\\Whmcs\\Gateway(getGatewayVariables('cryptocheckout')))->kernel()->check('1');
+require_once ${phpString(join(root, 'module/modules/gateways/cryptocheckout.php'))};
+$payment = WHMCS\\Database\\Capsule::table('tblaccounts')->where('invoiceid', 1)->first();
+$answer = cryptocheckout_refund(getGatewayVariables('cryptocheckout') + ['invoiceid' => 1, 'amount' => '10.00', 'currency' => 'USD', 'transid' => $payment->transid, 'paymentmethod' => 'cryptocheckout']);
+echo json_encode(['answer' => $answer['status'], 'payment' => (int) $payment->id, 'mail' => WHMCS\\Database\\Capsule::table('tblemails')->value('message'),
+    'refund' => WHMCS\\Database\\Capsule::table('mod_cryptocheckout_refunds')->value('refund_id')]);`,
+    )) as { answer: string; payment: number; mail: string; refund: string };
+    expect(asked.answer).toBe('declined');
+    const claimUrl = /<a href="([^"]+)">/.exec(asked.mail)?.[1] as string;
+    const confirm = await fetch(claimUrl.replace(/&amp;/g, '&'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        step: 'confirm',
+        address: '0x1111111111111111111111111111111111111111',
+        confirmed: 'yes',
+      }).toString(),
+      redirect: 'manual',
+    });
+    expect(confirm.status).toBe(303);
+    const paid = await fetch(`${service.url}/api/sandbox/refunds/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ refund_id: asked.refund }),
+    });
+    const txId = ((await paid.json()) as { data: { tx_id: string } }).data.tx_id;
+    const body = JSON.stringify({
+      event: 'refund.paid',
+      refund_id: asked.refund,
+      transaction_code: code,
+      external_reference: 'Invoice #1',
+      reference: 'whmcs-invoice-1-refund-1',
+      amount: '10',
+      asset: 'USDC',
+      network: 'POLYGON',
+      address: '0x1111111111111111111111111111111111111111',
+      tx_id: txId,
+      timestamp: Math.floor(Date.now() / 1000),
+    });
+    // Due for the crons too: its last check an hour ago.
+    await run(
+      database,
+      `WHMCS\\Database\\Capsule::connection()->affectingStatement('UPDATE mod_cryptocheckout_refunds SET checked_at = checked_at - 3600'); echo json_encode(true);`,
+    );
+
+    // Four webhook requests and four cron runs, let go at the same moment.
+    const webhook = `$reply = (new CryptoCheckout\\Whmcs\\Gateway(getGatewayVariables('cryptocheckout')))->answer([], [], ['REQUEST_METHOD' => 'POST', 'REMOTE_ADDR' => '203.0.113.' . getmypid() % 250], ${phpString(body)});
+echo json_encode(['late' => $late, 'status' => $reply->status]);`;
+    const cron = `CryptoCheckout\\Whmcs\\Gateway::poll();
+echo json_encode(['late' => $late, 'status' => 200]);`;
+    const startAt = Date.now() + 1500;
+    const answers = (
+      await Promise.all(
+        Array.from({ length: 8 }, (_, index) =>
+          runPhpCli(php, script(database, index % 2 === 0 ? webhook : cron, startAt)),
+        ),
+      )
+    ).map(phpCliJson) as Array<{ late: number; status: number }>;
+    expect(answers.every((answer) => answer.late < 0)).toBe(true);
+    expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(200));
+
+    const after = (await run(
+      database,
+      `echo json_encode([
+    'refunds' => WHMCS\\Database\\Capsule::connection()->select('SELECT transid, amountout, refundid FROM tblaccounts WHERE amountout > 0'),
+    'ledger' => WHMCS\\Database\\Capsule::connection()->select('SELECT status, recorded_at, noticed_status FROM mod_cryptocheckout_refunds'),
+    'recordedLog' => count(WHMCS\\Database\\Capsule::connection()->select("SELECT id FROM tblgatewaylog WHERE result = 'Refund Recorded'")),
+    'claimed' => WHMCS\\Database\\Capsule::connection()->select('SELECT order_id FROM mod_cryptocheckout_orders WHERE claim_token IS NOT NULL'),
+    'status' => WHMCS\\Database\\Capsule::table('tblinvoices')->where('id', 1)->value('status'),
+]);`,
+    )) as {
+      refunds: Array<{ transid: string; amountout: string; refundid: number }>;
+      ledger: Array<{ status: string; recorded_at: number | null; noticed_status: string }>;
+      recordedLog: number;
+      claimed: unknown[];
+      status: string;
+    };
+    expect(after.refunds).toEqual([{ transid: txId, amountout: '10.00', refundid: asked.payment }]);
+    expect(after.ledger).toEqual([
+      { status: 'paid', recorded_at: expect.any(Number), noticed_status: 'paid' },
+    ]);
+    expect(after.recordedLog).toBe(1);
+    expect(after.claimed).toEqual([]);
+    expect(after.status).toBe('Paid');
   });
 });

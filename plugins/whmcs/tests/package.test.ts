@@ -59,6 +59,7 @@ describe('package zip', () => {
       'cryptocheckout_config',
       'cryptocheckout_config_validate',
       'cryptocheckout_link',
+      'cryptocheckout_refund',
     ]) {
       expect(main).toContain(`function ${name}(`);
     }
@@ -67,6 +68,7 @@ describe('package zip', () => {
     expect(callback).toContain("require_once __DIR__ . '/../../../init.php';");
     expect(callback).toContain('getGatewayVariables(');
     expect(text('includes/hooks/cryptocheckout.php')).toContain("add_hook('AfterCronJob'");
+    expect(text('includes/hooks/cryptocheckout.php')).toContain("add_hook('AdminInvoicesControlsOutput'");
   });
 
   it('passes the static PHP checks', () => {

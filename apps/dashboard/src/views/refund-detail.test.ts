@@ -1,4 +1,5 @@
 import type { OperatorRefundDetail } from '@cryptocheckout/core';
+import { qrGeometry } from '@cryptocheckout/pay-page/qr';
 import { describe, expect, it } from 'vitest';
 import {
   type FakeAnswer,
@@ -8,7 +9,6 @@ import {
   settle,
 } from '../fake-api.test-helpers.js';
 import { formatLocalDateTime } from '../format.js';
-import { qrGeometry } from '../qr.js';
 
 // One refund's page in each state, and cancelling it, against a scripted API.
 

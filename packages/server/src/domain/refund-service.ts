@@ -73,8 +73,10 @@ export class RefundService {
       const same = request.reference
         ? refunds.find((refund) => refund.reference === request.reference)
         : undefined;
-      if (same)
-        return { ...(await this.created(same, row)), created: false, ...sameAmountOrThrow(same, asked) };
+      if (same) {
+        assertSameAmount(same, asked);
+        return { ...(await this.created(same, row)), created: false };
+      }
       const refundable = refundableOf(received, refunds);
       if (compareDecimals(asked.amount, refundable) > 0) {
         throw new ServiceProblem(
@@ -266,11 +268,8 @@ export class RefundService {
   }
 }
 
-/** A reused reference must ask for the same amount; answers nothing extra when it does. */
-function sameAmountOrThrow(
-  existing: RefundRow,
-  asked: { amount: string; fiatAmount: string | null },
-): object {
+/** A reused reference must ask for the same amount. @throws ServiceProblem `conflict` naming `reference`. */
+function assertSameAmount(existing: RefundRow, asked: { amount: string; fiatAmount: string | null }): void {
   const same =
     asked.fiatAmount !== null
       ? existing.fiat_amount !== null && compareDecimals(existing.fiat_amount, asked.fiatAmount) === 0
@@ -282,5 +281,4 @@ function sameAmountOrThrow(
       'reference',
     );
   }
-  return {};
 }

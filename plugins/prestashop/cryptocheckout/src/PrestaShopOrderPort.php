@@ -117,6 +117,15 @@ final class PrestaShopOrderPort implements OrderPort
     /** Adds a private note to the order's thread, opening the thread when the order has none. */
     public static function note(\Order $order, string $note): void
     {
+        self::addMessage($order, $note, true, 0);
+    }
+
+    /**
+     * Adds a message to the order's thread as PrestaShop's order page does: private (a note for the
+     * merchant, from no employee) or public (from $idEmployee: the buyer reads it on their order page).
+     */
+    public static function addMessage(\Order $order, string $text, bool $private, int $idEmployee): void
+    {
         $customer = new \Customer((int) $order->id_customer);
         $idThread = (int) \CustomerThread::getIdCustomerThreadByEmailAndIdOrder((string) $customer->email, (int) $order->id);
         if ($idThread === 0) {
@@ -137,9 +146,9 @@ final class PrestaShopOrderPort implements OrderPort
         }
         $message = new \CustomerMessage();
         $message->id_customer_thread = $idThread;
-        $message->id_employee = 0;
-        $message->message = $note;
-        $message->private = true;
+        $message->id_employee = $idEmployee;
+        $message->message = $text;
+        $message->private = $private;
         $message->read = true;
         if (!$message->add()) {
             throw new \RuntimeException(sprintf('PrestaShop did not save a note on order %d.', (int) $order->id));

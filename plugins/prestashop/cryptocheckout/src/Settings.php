@@ -27,6 +27,11 @@ final class Settings
     public const DELETE_DATA_ON_UNINSTALL = 'CRYPTOCHECKOUT_DELETE_DATA_ON_UNINSTALL';
     public const POLL_TOKEN = 'CRYPTOCHECKOUT_POLL_TOKEN';
     public const LAST_POLL = 'CRYPTOCHECKOUT_LAST_POLL';
+    /** The merchant key (`ccm_…`) the operator issued for the shop's wallet: refunds need it. */
+    public const MERCHANT_KEY = 'CRYPTOCHECKOUT_MERCHANT_KEY';
+
+    /** What the service issues: `ccm_` and 20 to 100 base64url characters (the service's own check). */
+    public const MERCHANT_KEY_PATTERN = '/\Accm_[A-Za-z0-9_-]{20,100}\z/';
 
     /** The configuration keys of the settings the kernel's SettingsRules checks, and its field keys. */
     public const KERNEL_FIELDS = [
@@ -40,8 +45,11 @@ final class Settings
     /** Keys the merchant edits in the back office form: the kernel's settings, then the two switches. */
     public const FORM_KEYS = [self::SERVICE_URL, self::WALLET_ADDRESS, self::ASSET, self::NETWORK, self::DISPLAY_MODE, self::DELETE_DATA_ON_UNINSTALL, self::DEBUG];
 
-    /** Every key the module writes besides the form's, order state ids included; uninstall removes them all. */
-    public const OTHER_KEYS = [self::POLL_TOKEN, self::LAST_POLL, OrderStates::AWAITING, OrderStates::UNDERPAID, OrderStates::REVIEW];
+    /**
+     * Every key the module writes besides the form's, order state ids included; uninstall removes
+     * them all. The merchant key is on the form too, but never shown back: see merchantKey().
+     */
+    public const OTHER_KEYS = [self::POLL_TOKEN, self::LAST_POLL, self::MERCHANT_KEY, OrderStates::AWAITING, OrderStates::UNDERPAID, OrderStates::REVIEW];
 
     private function __construct()
     {
@@ -97,5 +105,32 @@ final class Settings
         }
 
         return $result;
+    }
+
+    /**
+     * The merchant key to save from what the merchant typed: empty keeps the saved key (the field
+     * is a password field that never shows it back), anything else must be a whole key.
+     *
+     * @param mixed $input the submitted field
+     * @param callable(string, array<string, string>): string $translate
+     * @return array{value: string, error: string|null} the key to save, or why the input is refused
+     */
+    public static function merchantKey($input, string $saved, callable $translate): array
+    {
+        $typed = SettingsRules::text($input);
+        if ($typed === '') {
+            return ['value' => $saved, 'error' => null];
+        }
+        if (preg_match(self::MERCHANT_KEY_PATTERN, $typed) !== 1) {
+            return ['value' => $saved, 'error' => $translate('Merchant key: enter the whole key your Crypto Checkout operator issued for your wallet; it starts with ccm_ and has no spaces. The saved key was kept.', [])];
+        }
+
+        return ['value' => $typed, 'error' => null];
+    }
+
+    /** The saved merchant key as the settings page may show it: its first and last four characters, or ''. */
+    public static function maskedMerchantKey(string $key): string
+    {
+        return $key === '' ? '' : substr($key, 0, 4) . '…' . substr($key, -4);
     }
 }

@@ -32,6 +32,7 @@ define('_COOKIE_KEY_', 'harness-cookie-key');
 define('__PS_BASE_URI__', '/');
 define('_PS_MODULE_DIR_', rtrim($GLOBALS['HARNESS']['modules_dir'], '/') . '/');
 define('_PS_MODE_DEV_', false);
+define('_PS_MAIL_DIR_', '/shop/mails/');
 
 require_once __DIR__ . '/PaymentOption.php';
 
@@ -584,6 +585,15 @@ class Tools
         return htmlentities((string) $string, ENT_QUOTES, 'utf-8');
     }
 
+    public static function htmlentitiesUTF8($string, $type = ENT_QUOTES)
+    {
+        if (is_array($string)) {
+            return array_map(['Tools', 'htmlentitiesUTF8'], $string);
+        }
+
+        return htmlentities((string) $string, $type, 'utf-8');
+    }
+
     public static function nl2br($str)
     {
         return str_replace(["\r\n", "\r", "\n"], '<br />', (string) $str);
@@ -638,7 +648,8 @@ class Hook
         $name = strtolower((string) $hook_name);
         $id = $db->getValue('SELECT `id_hook` FROM `' . _DB_PREFIX_ . "hook` WHERE lower(`name`) = '" . pSQL($name) . "'");
         if (!$id) {
-            $db->insert('hook', ['name' => pSQL($hook_name)]);
+            // As Hook::registerHook() makes an unknown hook: its title is its name.
+            $db->insert('hook', ['name' => pSQL($hook_name), 'title' => pSQL($hook_name)]);
             $id = $db->Insert_ID();
         }
 
@@ -653,7 +664,9 @@ class Hook
                 return false;
             }
             $id_hook = self::getIdByName($name);
-            $ok = Db::getInstance()->insert('hook_module', ['id_module' => (int) $module_instance->id, 'id_hook' => $id_hook, 'id_shop' => 1], false, true, Db::INSERT_IGNORE) && $ok;
+            // As PrestaShop: the module goes last on the hook.
+            $position = 1 + (int) Db::getInstance()->getValue('SELECT MAX(`position`) FROM `' . _DB_PREFIX_ . 'hook_module` WHERE `id_hook` = ' . $id_hook . ' AND `id_shop` = 1');
+            $ok = Db::getInstance()->insert('hook_module', ['id_module' => (int) $module_instance->id, 'id_hook' => $id_hook, 'id_shop' => 1, 'position' => $position], false, true, Db::INSERT_IGNORE) && $ok;
         }
 
         return $ok;
@@ -821,6 +834,47 @@ class HarnessSmarty
     }
 }
 
+/**
+ * The Symfony session of a back office page (Symfony 4.4's Session::getFlashBag(), FlashBag::add()
+ * and all()): what a controller's addFlash() writes and the next page shows.
+ */
+class HarnessSession
+{
+    /** @var HarnessSession|null the session of the Symfony page being run, or null */
+    public static $current;
+
+    /** @var HarnessFlashBag */
+    private $flashes;
+
+    public function __construct()
+    {
+        $this->flashes = new HarnessFlashBag();
+    }
+
+    public function getFlashBag()
+    {
+        return $this->flashes;
+    }
+}
+
+class HarnessFlashBag
+{
+    private $flashes = [];
+
+    public function add($type, $message)
+    {
+        $this->flashes[$type][] = $message;
+    }
+
+    public function all()
+    {
+        $all = $this->flashes;
+        $this->flashes = [];
+
+        return $all;
+    }
+}
+
 class Translator
 {
     public function trans($id, array $parameters = [], $domain = null, $locale = null)
@@ -845,6 +899,11 @@ class Language
     public static function getLanguages($active = true, $id_shop = false, $ids_only = false)
     {
         return [['id_lang' => 1, 'iso_code' => 'en', 'name' => 'English', 'locale' => 'en-US', 'active' => 1]];
+    }
+
+    public function getId()
+    {
+        return $this->id;
     }
 }
 
@@ -1012,6 +1071,12 @@ abstract class ObjectModel
 
     protected function saveLang()
     {
+    }
+
+    /** PrestaShop 8.1.2 ObjectModel::getAssociatedLanguage(): the object's id_lang (the harness shop has one language). */
+    public function getAssociatedLanguage(): Language
+    {
+        return new Language(isset($this->id_lang) ? (int) $this->id_lang : (int) Configuration::get('PS_LANG_DEFAULT'));
     }
 
     protected function fieldValues()
@@ -1488,6 +1553,94 @@ class Order extends ObjectModel
     {
         return strtoupper(Tools::passwdGen(9, 'NO_NUMERIC'));
     }
+
+    /** As PrestaShop 8.1.2: the reference, with "#n" when the cart made several orders. */
+    public function getUniqReference()
+    {
+        $order = Db::getInstance()->getRow('SELECT MIN(id_order) as min, MAX(id_order) as max FROM `' . _DB_PREFIX_ . 'orders` WHERE id_cart = ' . (int) $this->id_cart);
+        if ($order['min'] == $order['max']) {
+            return $this->reference;
+        }
+
+        return $this->reference . '#' . ($this->id + 1 - $order['min']);
+    }
+}
+
+/**
+ * PrestaShop 8.1.2 classes/order/OrderSlip.php (the credit slip): its fields as 8.1.2 defines them.
+ * HarnessShop::partialRefund() makes one as the order page's refund does.
+ */
+class OrderSlip extends ObjectModel
+{
+    public $id_customer;
+    public $id_order;
+    public $conversion_rate;
+    public $total_products_tax_excl;
+    public $total_products_tax_incl;
+    public $total_shipping_tax_excl;
+    public $total_shipping_tax_incl;
+    public $amount;
+    public $shipping_cost;
+    public $shipping_cost_amount;
+    public $partial;
+    public $date_add;
+    public $date_upd;
+    public $order_slip_type = 0;
+    public static $definition = ['table' => 'order_slip', 'primary' => 'id_order_slip', 'fields' => [
+        'id_customer' => 'int', 'id_order' => 'int', 'conversion_rate' => 'float', 'total_products_tax_excl' => 'float', 'total_products_tax_incl' => 'float',
+        'total_shipping_tax_excl' => 'float', 'total_shipping_tax_incl' => 'float', 'amount' => 'float', 'shipping_cost' => 'bool', 'shipping_cost_amount' => 'float',
+        'partial' => 'int', 'date_add' => 'string', 'date_upd' => 'string', 'order_slip_type' => 'int',
+    ]];
+}
+
+/**
+ * PrestaShop 8.1.2 classes/Mail.php, Mail::send() with its signature and outcomes: true without
+ * sending when the shop's e-mails are off (PS_MAIL_METHOD 3), false when the template is missing or
+ * the mailer fails (harness_fail_once('Mail::send') stands for an SMTP error), else the number of
+ * recipients. Sent mails go to the harness_mail table, for tests to read.
+ */
+class Mail
+{
+    const METHOD_DISABLE = 3;
+    const TYPE_HTML = 1;
+    const TYPE_TEXT = 2;
+    const TYPE_BOTH = 3;
+
+    public static function send(
+        $idLang,
+        $template,
+        $subject,
+        $templateVars,
+        $to,
+        $toName = null,
+        $from = null,
+        $fromName = null,
+        $fileAttachment = null,
+        $mode_smtp = null,
+        $templatePath = _PS_MAIL_DIR_,
+        $die = false,
+        $idShop = null,
+        $bcc = null,
+        $replyTo = null,
+        $replyToName = null
+    ) {
+        if ((int) Configuration::get('PS_MAIL_METHOD') === self::METHOD_DISABLE) {
+            return true;
+        }
+        try {
+            harness_fault('Mail::send');
+        } catch (PrestaShopException $smtpError) {
+            PrestaShopLogger::addLog('Swift Error: ' . $smtpError->getMessage(), 3, null, 'SwiftMessage');
+
+            return false;
+        }
+        Db::getInstance()->insert('harness_mail', [
+            'id_lang' => (int) $idLang, 'template' => pSQL($template), 'template_path' => pSQL($templatePath), 'subject' => pSQL($subject, true),
+            'template_vars' => pSQL(json_encode($templateVars), true), 'recipient' => pSQL($to), 'recipient_name' => pSQL((string) $toName), 'id_shop' => (int) $idShop,
+        ]);
+
+        return 1;
+    }
 }
 
 class Module
@@ -1673,6 +1826,20 @@ class Module
     public function getTranslator()
     {
         return $this->context->getTranslator();
+    }
+
+    /**
+     * PrestaShop 8.1.2 Module::get(): a service of the container of the page being run. The back
+     * office's Symfony pages (the order page) have the session; elsewhere (front, legacy admin) the
+     * light container has no such service and throws, as Symfony's ServiceNotFoundException.
+     */
+    public function get($serviceName)
+    {
+        if ($serviceName === 'session' && HarnessSession::$current !== null) {
+            return HarnessSession::$current;
+        }
+
+        throw new InvalidArgumentException(sprintf('You have requested a non-existent service "%s".', $serviceName));
     }
 
     public function isUsingNewTranslationSystem()
@@ -2070,6 +2237,10 @@ class HelperForm
                         break;
                     case 'html':
                         $html .= $input['html_content'];
+                        break;
+                    case 'password':
+                        // As 8.1.2's helpers/form/form.tpl: a password field is printed empty, whatever its value.
+                        $html .= '<input type="password" id="' . $e($name) . '" name="' . $e($name) . '" value=""' . (isset($input['autocomplete']) && !$input['autocomplete'] ? ' autocomplete="off"' : '') . (!empty($input['required']) ? ' required="required"' : '') . ' />';
                         break;
                     default:
                         $html .= '<input type="text" name="' . $e($name) . '" id="' . $e($name) . '" value="' . $e($value) . '"' . (!empty($input['required']) ? ' required="required"' : '') . '>';

@@ -33,7 +33,7 @@ final class HarnessShop
         $tables = [
             'configuration (id_configuration INTEGER PRIMARY KEY AUTOINCREMENT, name VARCHAR(254) NOT NULL UNIQUE, value TEXT, date_add DATETIME, date_upd DATETIME)',
             'module (id_module INTEGER PRIMARY KEY AUTOINCREMENT, name VARCHAR(64) NOT NULL UNIQUE, active INTEGER NOT NULL DEFAULT 0, version VARCHAR(8))',
-            'hook (id_hook INTEGER PRIMARY KEY AUTOINCREMENT, name VARCHAR(191) NOT NULL UNIQUE)',
+            'hook (id_hook INTEGER PRIMARY KEY AUTOINCREMENT, name VARCHAR(191) NOT NULL UNIQUE, title VARCHAR(255) NOT NULL DEFAULT \'\')',
             'hook_module (id_module INTEGER NOT NULL, id_shop INTEGER NOT NULL DEFAULT 1, id_hook INTEGER NOT NULL, position INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (id_module, id_hook, id_shop))',
             'module_currency (id_module INTEGER NOT NULL, id_shop INTEGER NOT NULL DEFAULT 1, id_currency INTEGER NOT NULL, PRIMARY KEY (id_module, id_shop, id_currency))',
             'currency (id_currency INTEGER PRIMARY KEY AUTOINCREMENT, name VARCHAR(64), iso_code VARCHAR(3) NOT NULL, conversion_rate DECIMAL(13,6) NOT NULL DEFAULT 1, precision INTEGER NOT NULL DEFAULT 2, active INTEGER NOT NULL DEFAULT 1)',
@@ -47,6 +47,10 @@ final class HarnessShop
             'message (id_message INTEGER PRIMARY KEY AUTOINCREMENT, id_cart INTEGER, id_customer INTEGER, id_employee INTEGER, id_order INTEGER, message TEXT, private INTEGER, date_add DATETIME)',
             'customer_thread (id_customer_thread INTEGER PRIMARY KEY AUTOINCREMENT, id_shop INTEGER, id_lang INTEGER NOT NULL, id_contact INTEGER NOT NULL, id_customer INTEGER, id_order INTEGER, id_product INTEGER, status VARCHAR(8) NOT NULL DEFAULT \'open\', email VARCHAR(255) NOT NULL, token VARCHAR(12), date_add DATETIME, date_upd DATETIME)',
             'customer_message (id_customer_message INTEGER PRIMARY KEY AUTOINCREMENT, id_customer_thread INTEGER, id_employee INTEGER, message TEXT NOT NULL, file_name VARCHAR(18), ip_address VARCHAR(16), user_agent VARCHAR(128), date_add DATETIME, date_upd DATETIME, private INTEGER NOT NULL DEFAULT 0, `read` INTEGER NOT NULL DEFAULT 0)',
+            // As 8.1.2's install/data/db_structure.sql.
+            'order_slip (id_order_slip INTEGER PRIMARY KEY AUTOINCREMENT, conversion_rate DECIMAL(13,6) NOT NULL DEFAULT 1, id_customer INTEGER NOT NULL, id_order INTEGER NOT NULL, total_products_tax_excl DECIMAL(20,6), total_products_tax_incl DECIMAL(20,6), total_shipping_tax_excl DECIMAL(20,6), total_shipping_tax_incl DECIMAL(20,6), shipping_cost INTEGER NOT NULL DEFAULT 0, amount DECIMAL(20,6) NOT NULL DEFAULT 0, shipping_cost_amount DECIMAL(20,6) NOT NULL DEFAULT 0, partial INTEGER NOT NULL, order_slip_type INTEGER NOT NULL DEFAULT 0, date_add DATETIME NOT NULL, date_upd DATETIME NOT NULL)',
+            // Not PrestaShop's: the e-mails Mail::send() sent, for tests to read.
+            'harness_mail (id INTEGER PRIMARY KEY AUTOINCREMENT, id_lang INTEGER, template VARCHAR(62), template_path VARCHAR(255), subject TEXT, template_vars TEXT, recipient VARCHAR(255), recipient_name VARCHAR(255), id_shop INTEGER)',
             'log (id_log INTEGER PRIMARY KEY AUTOINCREMENT, severity INTEGER, error_code INTEGER, message TEXT, object_type VARCHAR(32), object_id INTEGER, date_add DATETIME)',
         ];
         foreach ($tables as $table) {
@@ -63,6 +67,9 @@ final class HarnessShop
         Configuration::updateValue('PS_CURRENCY_DEFAULT', 1);
         Configuration::updateValue('PS_LANG_DEFAULT', 1);
         Configuration::updateValue('PS_SHOP_NAME', 'Harness shop');
+        // A fresh 8.1.2 shop: PHP's mail(), HTML and text e-mails.
+        Configuration::updateValue('PS_MAIL_METHOD', 1);
+        Configuration::updateValue('PS_MAIL_TYPE', 3);
     }
 
     /** A customer with a cart of $total in $iso; returns [id_cart, id_customer, secure_key]. */
@@ -101,6 +108,63 @@ final class HarnessShop
         $context = Context::getContext();
         $context->employee = new Employee(1);
         $context->controller = new AdminModulesController();
+    }
+
+    /**
+     * The back office order page's "Partial refund" (PrestaShop 8.1.2: OrderController::
+     * partialRefundAction() → IssuePartialRefundHandler → OrderSlipCreator::create()), run by a
+     * logged-in employee on the Symfony page: the credit slip is stored with the totals the refund
+     * form's amounts came to (tax included, in the order's currency), then actionOrderSlipAdd runs
+     * with the order, the product list and the quantities, only for the order's shop; the
+     * controller adds its own success flash and redirects to the order page, which shows every
+     * flash of the session. The form's other choices ride in $_POST['cancel_product'] as the
+     * browser posts them (credit_slip, voucher, shipping_amount, …).
+     *
+     * @param array<string, string> $form extra fields of the cancel_product form, e.g. ['voucher' => '1']
+     * @return array{id_order_slip: int, flashes: array<string, list<string>>}
+     */
+    public static function partialRefund($id_order, $products_tax_incl, $shipping_tax_incl = '0', array $form = [])
+    {
+        $order = new Order((int) $id_order);
+        $context = Context::getContext();
+        $context->employee = new Employee(1);
+        HarnessSession::$current = new HarnessSession();
+        $_POST['cancel_product'] = $form + ['credit_slip' => '1', 'shipping_amount' => (string) $shipping_tax_incl];
+        $slip = new OrderSlip();
+        $slip->id_customer = (int) $order->id_customer;
+        $slip->id_order = (int) $order->id;
+        $slip->conversion_rate = 1;
+        $slip->total_products_tax_incl = $products_tax_incl;
+        $slip->total_products_tax_excl = $products_tax_incl;
+        $slip->total_shipping_tax_incl = $shipping_tax_incl;
+        $slip->total_shipping_tax_excl = $shipping_tax_incl;
+        $slip->shipping_cost = (float) $shipping_tax_incl > 0;
+        $slip->shipping_cost_amount = $shipping_tax_incl;
+        $slip->amount = $products_tax_incl;
+        $slip->partial = 0;
+        if (!$slip->add()) {
+            throw new PrestaShopException('You cannot generate a partial credit slip.');
+        }
+        $productList = [1 => ['id_order_detail' => 1, 'quantity' => 1, 'amount' => (float) $products_tax_incl, 'unit_price' => (float) $products_tax_incl]];
+        Hook::exec('actionOrderSlipAdd', [
+            'order' => $order,
+            'productList' => $productList,
+            'qtyList' => array_map(function ($orderDetail) { return $orderDetail['quantity']; }, $productList),
+        ], null, false, true, false, $order->id_shop);
+        HarnessSession::$current->getFlashBag()->add('success', 'A partial refund was successfully created.');
+        $flashes = HarnessSession::$current->getFlashBag()->all();
+        HarnessSession::$current = null;
+        unset($_POST['cancel_product']);
+
+        return ['id_order_slip' => (int) $slip->id, 'flashes' => $flashes];
+    }
+
+    /** @return list<array{template: string, template_path: string, subject: string, to: string, vars: array<string, string>}> the e-mails sent, oldest first */
+    public static function sentMails()
+    {
+        return array_map(static function ($row) {
+            return ['template' => $row['template'], 'template_path' => $row['template_path'], 'subject' => $row['subject'], 'to' => $row['recipient'], 'vars' => json_decode($row['template_vars'], true)];
+        }, Db::getInstance()->executeS('SELECT * FROM ' . _DB_PREFIX_ . 'harness_mail ORDER BY id'));
     }
 
     /**

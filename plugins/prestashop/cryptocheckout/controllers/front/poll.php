@@ -19,7 +19,8 @@ if (!defined('_PS_VERSION_')) {
 /**
  * The scheduled poll (Kernel::poll()), every five minutes by the cron line of the configuration
  * page: it finds what a lost webhook did not bring (webhooks are sent once), late payments
- * included, and gives orders without a checkout an end (AbandonedOrders).
+ * included, and gives orders without a checkout an end (AbandonedOrders); then it follows the
+ * open refunds (Kernel::checkRefunds()), recording a paid one on its order once.
  *
  * @property Cryptocheckout $module
  */
@@ -38,11 +39,14 @@ class CryptocheckoutPollModuleFrontController extends JsonFrontController
         $kernel = $this->module->kernel();
         $outcomes = $kernel->poll($policy);
         $abandoned = (new AbandonedOrders($this->module->name, $kernel))->cancelDue(time());
+        // The refunds too: a refund.paid webhook can be lost like any other.
+        $refunds = $kernel->checkRefunds($this->module->refundPort());
         Configuration::updateValue(Settings::LAST_POLL, date('Y-m-d H:i:s'));
 
         return HttpReply::success([
             'checked' => count($outcomes),
             'cancelled_without_checkout' => $abandoned,
+            'refunds' => $refunds,
             'results' => array_map(static function (RunOutcome $outcome): array {
                 return $outcome->toArray();
             }, $outcomes),

@@ -14,9 +14,10 @@ if (!defined('_PS_VERSION_')) {
 }
 
 /**
- * transaction.settled, handed to Kernel::webhook(): throttled per client IP (PrestaShop's
- * Tools::getRemoteAddr()); the unsigned body only names a transaction, whose order is brought in
- * line with the service's own record (WebhookHandler's status policy).
+ * transaction.settled and refund.paid, handed to Kernel::webhook(): throttled per client IP
+ * (PrestaShop's Tools::getRemoteAddr()); the unsigned body only names a transaction or a refund,
+ * which is brought in line with the service's own record (WebhookHandler's status policy; a paid
+ * refund is recorded once on its order through PrestaShopRefundPort).
  *
  * @property Cryptocheckout $module
  */
@@ -28,6 +29,6 @@ class CryptocheckoutWebhookModuleFrontController extends JsonFrontController
         $body = (string) file_get_contents('php://input', false, null, 0, WebhookHandler::MAX_BODY_BYTES + 1);
         $method = (string) ($_SERVER['REQUEST_METHOD'] ?? 'GET');
 
-        return $this->module->kernel()->webhook($method, $body, (string) Tools::getRemoteAddr())['reply'];
+        return $this->module->kernel()->webhook($method, $body, (string) Tools::getRemoteAddr(), $this->module->refundPort())['reply'];
     }
 }

@@ -4,7 +4,8 @@
  * Checkout plugin kernel (lib/Vendor/Client/Kernel). The invoice's pay button posts to the module's
  * endpoint (the callback file), which opens the invoice's checkout on the service; invoices are paid
  * from the service's own transaction lookup, triggered by the webhook, the cron hook
- * (includes/hooks/cryptocheckout.php) and the client's return to the invoice.
+ * (includes/hooks/cryptocheckout.php) and the client's return to the invoice. Refunds start from
+ * the invoice's Refund tab (cryptocheckout_refund) and are recorded once they are paid.
  */
 
 declare(strict_types=1);
@@ -87,6 +88,12 @@ function cryptocheckout_config()
             ],
             'Default' => SettingsRules::DEFAULTS[SettingsRules::DISPLAY_MODE],
         ],
+        'merchantKey' => [
+            'FriendlyName' => 'Merchant key',
+            'Type' => 'password',
+            'Size' => '60',
+            'Description' => 'For refunds: the merchant key (ccm_…) your Crypto Checkout operator issued for the wallet above. Without it, the Refund tab\'s "Refund through Gateway" is refused and nothing is recorded.',
+        ],
         'debug' => [
             'FriendlyName' => 'Debug log',
             'Type' => 'yesno',
@@ -103,7 +110,11 @@ function cryptocheckout_config()
  */
 function cryptocheckout_config_validate($params)
 {
-    $problems = \CryptoCheckout\Whmcs\Settings::fromParams($params)->errors;
+    $settings = \CryptoCheckout\Whmcs\Settings::fromParams($params);
+    $problems = array_values($settings->errors);
+    if ($settings->merchantKeyProblem() !== null) {
+        $problems[] = $settings->merchantKeyProblem();
+    }
     if ($problems !== []) {
         throw new \WHMCS\Exception\Module\InvalidConfiguration(implode(' ', $problems));
     }
@@ -117,4 +128,19 @@ function cryptocheckout_config_validate($params)
 function cryptocheckout_link($params)
 {
     return \CryptoCheckout\Whmcs\PayButton::render($params);
+}
+
+/**
+ * The invoice's Refund tab, "Refund through Gateway": asks the Crypto Checkout service for the
+ * refund and e-mails the client the claim link (RefundAction). WHMCS records a refund transaction
+ * at once when this answers "success"; the money only leaves the wallet once the client has
+ * confirmed an address and the merchant has paid it, so it never answers "success": the module
+ * records the refund transaction itself when the refund is paid (InvoiceRefunds).
+ *
+ * @param array<string, mixed> $params
+ * @return array{status: string, rawdata: array<string, string>, transid: string}
+ */
+function cryptocheckout_refund($params)
+{
+    return \CryptoCheckout\Whmcs\RefundAction::run($params);
 }

@@ -6,11 +6,14 @@
  *     file in includes/hooks/ the way WHMCS does on each request;
  *   - includes/gatewayfunctions.php: getGatewayVariables, checkCbInvoiceID, checkCbTransID, logTransaction;
  *   - includes/invoicefunctions.php: addInvoicePayment;
- *   - add_hook/run_hook, localAPI (GetInvoice, GetClientsDetails, AddClientNote, UpdateInvoice),
- *     logActivity, WHMCS\Exception\Module\InvalidConfiguration, and
- *     WHMCS\Utility\Environment\CurrentRequest::getIP() (the client's address);
+ *   - add_hook/run_hook, localAPI (GetInvoice, GetClientsDetails, AddClientNote, UpdateInvoice,
+ *     SendEmail with a custom message), logActivity, WHMCS\Exception\Module\InvalidConfiguration,
+ *     and WHMCS\Utility\Environment\CurrentRequest::getIP() (the client's address);
+ *   - the admin area around the module (harness/driver.php): the Payment Gateways page's save, the
+ *     invoice's Refund tab calling the gateway's _refund function, the invoice page's
+ *     AdminInvoicesControlsOutput hook point;
  *   - the tables the module touches: tblpaymentgateways, tblinvoices, tblclients, tblcurrencies,
- *     tblaccounts, tblgatewaylog, tblactivitylog, tblnotes, tblconfiguration.
+ *     tblaccounts (with refundid), tblgatewaylog, tblactivitylog, tblnotes, tblemails, tblconfiguration.
  * The web server part (request method, query, form body, response status and headers) is taken from
  * and reported to the Node side through environment variables and a line on stderr.
  */

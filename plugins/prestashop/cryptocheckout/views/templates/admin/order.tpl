@@ -40,6 +40,19 @@
     {else}
       <p data-cryptocheckout-no-checkout>{l s='No checkout was created yet (the service was unreachable when the order was placed).' d='Modules.Cryptocheckout.Admin'}</p>
     {/if}
+    {if $cryptocheckout_refunds}
+      <h4>{l s='Refunds' d='Modules.Cryptocheckout.Admin'}</h4>
+      <ul class="list-unstyled" data-cryptocheckout-refunds>
+        {foreach $cryptocheckout_refunds as $refund}
+          <li class="mb-2" data-cryptocheckout-refund="{$refund.status|escape:'html':'UTF-8'}">
+            <strong>{l s='Credit slip' d='Modules.Cryptocheckout.Admin'} #{$refund.credit_slip|escape:'html':'UTF-8'}</strong>
+            {foreach $refund.lines as $line}
+              <div>{$line.text|escape:'html':'UTF-8'}{if $line.link} <a href="{$line.link|escape:'html':'UTF-8'}" target="_blank" rel="noopener noreferrer">{$line.link_text|escape:'html':'UTF-8'}</a>{/if}</div>
+            {/foreach}
+          </li>
+        {/foreach}
+      </ul>
+    {/if}
     {if $cryptocheckout_notes}
       <h4>{l s='Notes' d='Modules.Cryptocheckout.Admin'}</h4>
       <ul class="list-unstyled" data-cryptocheckout-notes>

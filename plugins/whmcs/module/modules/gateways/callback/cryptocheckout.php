@@ -1,7 +1,7 @@
 <?php
 /**
  * Crypto Checkout web entry point, called over HTTP (WHMCS is booted here, as in every callback):
- * - POST without an action: the service's transaction.settled webhook;
+ * - POST without an action: the service's transaction.settled and refund.paid webhooks;
  * - POST ?action=pay: the invoice's pay button;
  * - GET ?action=status: the invoice's status widget.
  */

@@ -2,7 +2,9 @@
 // Test harness (WHMCS 8.13): what the admin area, the client area and the cron do around the
 // module, for the tests to drive: set up the system, activate and configure the gateway (with the
 // module's _config_validate, as the Payment Gateways page does), render an invoice's pay button with
-// the _link parameters WHMCS passes, and run the cron's AfterCronJob hook point.
+// the _link parameters WHMCS passes, run the cron's AfterCronJob hook point, refund a payment from
+// the invoice's Refund tab ("Refund through Gateway", which calls the gateway's _refund function)
+// and render the admin's invoice page (the AdminInvoicesControlsOutput hook point).
 
 require_once ROOTDIR . '/includes/gatewayfunctions.php';
 require_once ROOTDIR . '/includes/invoicefunctions.php';
@@ -135,12 +137,102 @@ function harness_run_cron(): void
     run_hook('AfterCronJob', []);
 }
 
+/**
+ * The invoice's Refund tab with Refund Type "Refund through Gateway" (refundInvoicePayment), as
+ * the refunds page of the developer documentation and the WHMCS documentation describe it
+ * (https://developers.whmcs.com/payment-gateways/refunds/: the parameters; "Refunding Payments" in
+ * the Invoicing documentation: "If successful the relevant transaction entry will also be added. If
+ * it fails, you can check in Transactions > Gateway Log"), with what those pages leave open taken
+ * from decompiled copies of WHMCS 8 (behaviour only; probable): the refund of at most what is left
+ * of the payment ("amounterror" otherwise), the parameters of the invoice page plus transid (the
+ * payment's transaction ID), amount and currency (converted with "Convert To For Processing"),
+ * `transid` and `rawdata` read from the answer whatever its status, the Gateway Log entry
+ * "Refund " . ucfirst(status) with the rawdata, and only on "success" the refund transaction
+ * (amountout, refundid = the payment, the answer's transid), the Activity Log entry, the invoice
+ * Refunded once its payments are refunded in full, and the "Invoice Refund Confirmation" e-mail.
+ *
+ * @return array{result: string, infobox: string} the result and the admin's message box title
+ */
+function harness_refund_payment(int $transactionRowId, string $amount = '', bool $sendEmail = true): array
+{
+    harness_load_module();
+    $payment = Capsule::table('tblaccounts')->where('id', $transactionRowId)->first();
+    if ($payment === null) {
+        return ['result' => 'amounterror', 'infobox' => 'Refund Failed'];
+    }
+    $refunded = 0.0;
+    foreach (Capsule::table('tblaccounts')->where('refundid', (int) $payment->id)->get() as $row) {
+        $refunded += (float) $row->amountout;
+    }
+    $left = round((float) $payment->amountin - $refunded, 2);
+    $amount = $amount === '' ? $left : (float) $amount;
+    if ($amount <= 0 || $left < $amount) {
+        return ['result' => 'amounterror', 'infobox' => 'Refund Failed'];
+    }
+    $amount = number_format($amount, 2, '.', '');
+    $gateway = (string) $payment->gateway;
+    $params = harness_link_params((int) $payment->invoiceid);
+    unset($params['basecurrencyamount'], $params['basecurrency'], $params['returnurl']);
+    $client = Capsule::table('tblclients')->where('id', (int) $payment->userid)->first();
+    $convertTo = (int) ($params['convertto'] ?? 0);
+    $converted = $convertTo > 0 && $convertTo !== (int) $client->currency;
+    $params['amount'] = $converted ? number_format(convertCurrency($amount, (int) $client->currency, $convertTo), 2, '.', '') : $amount;
+    $params['currency'] = (string) Capsule::table('tblcurrencies')->where('id', $converted ? $convertTo : (int) $client->currency)->value('code');
+    $params['transid'] = (string) $payment->transid;
+    $params['paymentmethod'] = $gateway;
+    $fees = 0.0;
+    $answer = call_user_func($gateway . '_refund', $params);
+    if (is_array($answer)) {
+        $refundTransId = $answer['transid'];
+        $rawdata = $answer['rawdata'];
+        if (isset($answer['fees'])) {
+            $fees = (float) $answer['fees'];
+        }
+        $status = (string) $answer['status'];
+    } else {
+        $refundTransId = '';
+        $status = 'error';
+        $rawdata = 'Returned false';
+    }
+    logTransaction($gateway, $rawdata, 'Refund ' . ucfirst($status));
+    if ($status !== 'success') {
+        return ['result' => $status, 'infobox' => 'Refund Failed'];
+    }
+    Capsule::table('tblaccounts')->insert([
+        'userid' => (int) $payment->userid, 'currency' => 0, 'gateway' => $gateway, 'date' => date('Y-m-d H:i:s'),
+        'description' => 'Refund of Transaction ID ' . $payment->transid, 'amountin' => '0.00', 'fees' => number_format(-$fees, 2, '.', ''),
+        'amountout' => $amount, 'rate' => (string) $payment->rate, 'transid' => (string) $refundTransId,
+        'invoiceid' => (int) $payment->invoiceid, 'refundid' => (int) $payment->id,
+    ]);
+    logActivity('Refunded Invoice Payment - Invoice ID: ' . $payment->invoiceid . ' - Transaction ID: ' . $payment->id, (int) $payment->userid);
+    if (harness_amount_paid((int) $payment->invoiceid) <= 0) {
+        Capsule::table('tblinvoices')->where('id', (int) $payment->invoiceid)->update(['status' => 'Refunded']);
+    }
+    if ($sendEmail) {
+        localAPI('SendEmail', ['customtype' => 'invoice', 'id' => (int) $payment->invoiceid, 'customsubject' => 'Invoice Refund Confirmation', 'custommessage' => 'Invoice Refund Confirmation']);
+    }
+    return ['result' => 'success', 'infobox' => 'Refund Successful'];
+}
+
+/** The admin's invoice page: what the AdminInvoicesControlsOutput hook functions return, with its documented parameters. */
+function harness_admin_invoice(int $invoiceId): string
+{
+    $invoice = localAPI('GetInvoice', ['invoiceid' => $invoiceId]);
+    $output = run_hook('AdminInvoicesControlsOutput', [
+        'invoiceid' => $invoiceId, 'userid' => (int) $invoice['userid'], 'subtotal' => $invoice['subtotal'], 'tax' => $invoice['tax'],
+        'tax2' => $invoice['tax2'], 'credit' => $invoice['credit'], 'total' => $invoice['total'], 'balance' => $invoice['balance'],
+        'taxrate' => '0.00', 'taxrate2' => '0.00', 'paymentmethod' => $invoice['paymentmethod'],
+    ]);
+    return implode('', array_map('strval', $output));
+}
+
 /** @return array<string, mixed> */
 function harness_invoice_state(int $invoiceId): array
 {
     return [
         'invoice' => localAPI('GetInvoice', ['invoiceid' => $invoiceId]),
         'payments' => Capsule::table('tblaccounts')->where('invoiceid', $invoiceId)->get()->all(),
+        'emails' => Capsule::table('tblemails')->orderBy('id')->get()->all(),
         'gatewaylog' => Capsule::table('tblgatewaylog')->orderBy('id')->get()->all(),
         'notes' => Capsule::table('tblnotes')->orderBy('id')->get()->all(),
         'activity' => Capsule::table('tblactivitylog')->orderBy('id')->get()->all(),

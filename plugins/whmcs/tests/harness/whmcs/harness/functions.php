@@ -15,7 +15,7 @@ $GLOBALS['harness_faults'] = [];
  * this request, it fails once, with an exception ("exception") or as a dying process ("fatal": the
  * process exits there, running no catch and no finally block). Points: "logTransaction" (detail:
  * the result being logged) at its start, "addInvoicePayment" (detail: the transaction id) once the
- * payment is fully applied.
+ * payment is fully applied, "SendEmail" (detail: the custom type) as the mail server refusing it.
  */
 function harness_fail_once(string $point, string $detail, string $kind = 'exception'): void
 {
@@ -145,6 +145,8 @@ function localAPI($command, $values = [], $adminUser = '')
         case 'updateinvoice':
             $changed = Capsule::table('tblinvoices')->where('id', (int) ($values['invoiceid'] ?? 0))->update(['status' => (string) ($values['status'] ?? '')]);
             return $changed === 1 ? ['result' => 'success', 'invoiceid' => (string) $values['invoiceid']] : ['result' => 'error', 'message' => 'Invoice ID Not Found'];
+        case 'sendemail':
+            return harness_send_email($values);
         case 'addclientnote':
             Capsule::table('tblnotes')->insert([
                 'userid' => (int) ($values['userid'] ?? 0),
@@ -158,6 +160,63 @@ function localAPI($command, $values = [], $adminUser = '')
         default:
             return ['result' => 'error', 'message' => 'Command Not Found'];
     }
+}
+
+/**
+ * SendEmail (https://developers.whmcs.com/api-reference/sendemail/) for custom messages: customtype
+ * general (id: client) or invoice (id: invoice), customsubject, custommessage; the mail goes to the
+ * client and is kept in tblemails, WHMCS's log of the e-mails sent to clients. Its documented
+ * errors; a message Smarty cannot parse (a brace that opens no {$variable}) ends as "Sending
+ * Failed", as an "email template contains no body content after processing (typically a Smarty
+ * error)" does. Named templates are not modelled: "Email Template not found". Test-only:
+ * harness_fail_once('SendEmail', <customtype>) makes the next one fail as a mail server would
+ * ("Sending Failed").
+ *
+ * @param array<string, mixed> $values
+ * @return array<string, string>
+ */
+function harness_send_email(array $values): array
+{
+    $type = (string) ($values['customtype'] ?? '');
+    if ($type === '' && (string) ($values['messagename'] ?? '') === '') {
+        return ['result' => 'error', 'message' => 'You must provide either an existing email template name or a custom message type'];
+    }
+    if ($type === '') {
+        return ['result' => 'error', 'message' => 'Email Template not found'];
+    }
+    if (!in_array($type, ['general', 'product', 'domain', 'invoice', 'support', 'affiliate'], true)) {
+        return ['result' => 'error', 'message' => 'Invalid message type provided'];
+    }
+    if (trim((string) ($values['customsubject'] ?? '')) === '') {
+        return ['result' => 'error', 'message' => 'A subject is required for a custom message'];
+    }
+    if (trim((string) ($values['custommessage'] ?? '')) === '') {
+        return ['result' => 'error', 'message' => 'A message body is required for a custom message'];
+    }
+    $relatedId = (int) ($values['id'] ?? 0);
+    if ($relatedId <= 0) {
+        return ['result' => 'error', 'message' => 'A related ID is required'];
+    }
+    $userId = $type === 'invoice' ? (int) Capsule::table('tblinvoices')->where('id', $relatedId)->value('userid') : ($type === 'general' ? $relatedId : 0);
+    $client = $userId > 0 ? Capsule::table('tblclients')->where('id', $userId)->first() : null;
+    $message = (string) $values['custommessage'];
+    if ($client === null || preg_match('/\{(?!\$)/', $message) === 1) {
+        return ['result' => 'error', 'message' => 'Sending Failed'];
+    }
+    try {
+        harness_fault('SendEmail', $type);
+    } catch (\RuntimeException $mailServerDown) {
+        logActivity('Email Sending Failed - ' . $mailServerDown->getMessage(), $userId);
+        return ['result' => 'error', 'message' => 'Sending Failed'];
+    }
+    Capsule::table('tblemails')->insert([
+        'userid' => $userId,
+        'subject' => (string) $values['customsubject'],
+        'message' => $message,
+        'date' => date('Y-m-d H:i:s'),
+        'to' => (string) $client->email,
+    ]);
+    return ['result' => 'success'];
 }
 
 /** convertCurrency($amount, $fromCurrencyId, $toCurrencyId): through the base currency's rates, 2 decimals. */
@@ -215,7 +274,8 @@ function harness_install_schema(): void
     $pdo->exec('CREATE TABLE tblcurrencies (id INTEGER PRIMARY KEY AUTOINCREMENT, code VARCHAR(3) NOT NULL, prefix TEXT, suffix TEXT, format INTEGER DEFAULT 1, rate TEXT NOT NULL, "default" INTEGER DEFAULT 0)');
     $pdo->exec('CREATE TABLE tblclients (id INTEGER PRIMARY KEY AUTOINCREMENT, firstname TEXT, lastname TEXT, email TEXT, currency INTEGER NOT NULL, credit TEXT NOT NULL DEFAULT \'0.00\')');
     $pdo->exec('CREATE TABLE tblinvoices (id INTEGER PRIMARY KEY AUTOINCREMENT, invoicenum TEXT NOT NULL DEFAULT \'\', userid INTEGER NOT NULL, date TEXT, duedate TEXT, datepaid TEXT, total TEXT NOT NULL, status VARCHAR(20) NOT NULL, paymentmethod TEXT, notes TEXT)');
-    $pdo->exec('CREATE TABLE tblaccounts (id INTEGER PRIMARY KEY AUTOINCREMENT, userid INTEGER, currency INTEGER, gateway TEXT, date TEXT, description TEXT, amountin TEXT, fees TEXT, amountout TEXT, rate TEXT, transid TEXT, invoiceid INTEGER)');
+    $pdo->exec('CREATE TABLE tblaccounts (id INTEGER PRIMARY KEY AUTOINCREMENT, userid INTEGER, currency INTEGER, gateway TEXT, date TEXT, description TEXT, amountin TEXT, fees TEXT, amountout TEXT, rate TEXT, transid TEXT, invoiceid INTEGER, refundid INTEGER NOT NULL DEFAULT 0)');
+    $pdo->exec('CREATE TABLE tblemails (id INTEGER PRIMARY KEY AUTOINCREMENT, userid INTEGER, subject TEXT, message TEXT, date TEXT, "to" TEXT)');
     $pdo->exec('CREATE TABLE tblgatewaylog (id INTEGER PRIMARY KEY AUTOINCREMENT, date TEXT, gateway TEXT, data TEXT, result TEXT)');
     $pdo->exec('CREATE TABLE tblactivitylog (id INTEGER PRIMARY KEY AUTOINCREMENT, date TEXT, description TEXT, user TEXT, userid INTEGER)');
     $pdo->exec('CREATE TABLE tblnotes (id INTEGER PRIMARY KEY AUTOINCREMENT, userid INTEGER, adminid INTEGER, created TEXT, modified TEXT, note TEXT, sticky INTEGER)');

@@ -25,6 +25,7 @@ final class Gateway
     public InvoicePort $invoices;
     private Clock $clock;
     private ?Kernel $kernel = null;
+    private ?InvoiceRefunds $refunds = null;
     private ?string $key = null;
 
     /** @param array<string, mixed> $params getGatewayVariables() or the _link $params */
@@ -52,6 +53,12 @@ final class Gateway
             $this->kernel = $kernel;
         }
         return $this->kernel;
+    }
+
+    /** WHMCS's side of refunds (the kernel's RefundPort). @throws \Exception as kernel() */
+    public function refunds(): InvoiceRefunds
+    {
+        return $this->refunds ??= new InvoiceRefunds($this->invoices, $this->kernel()->ledger());
     }
 
     /** @param list<string> $parts */
@@ -99,8 +106,9 @@ final class Gateway
     }
 
     /**
-     * The kernel's scheduled poll, on every run of WHMCS's cron (AfterCronJob). Each checkout carries
-     * the service URL and terms it was made with, so the poll runs even while the settings are fixed.
+     * The kernel's scheduled poll, on every run of WHMCS's cron (AfterCronJob): open payments, then
+     * open refunds (a paid one is recorded on its invoice). Each checkout and refund carries the
+     * service URL it was made with, so the poll runs even while the settings are fixed.
      */
     public static function poll(): void
     {
@@ -108,11 +116,16 @@ final class Gateway
         if ($gateway === null) {
             return;
         }
+        // The rest of WHMCS's cron must not depend on this module; the next run tries again.
         try {
             $gateway->kernel()->poll();
         } catch (\Exception $error) {
-            // The rest of WHMCS's cron must not depend on this module; the next run tries again.
             $gateway->invoices->log('error', 'The scheduled check of open payments failed: ' . $error->getMessage());
+        }
+        try {
+            $gateway->kernel()->checkRefunds($gateway->refunds());
+        } catch (\Exception $error) {
+            $gateway->invoices->log('error', 'The scheduled check of open refunds failed: ' . $error->getMessage());
         }
     }
 
@@ -130,24 +143,26 @@ final class Gateway
     }
 
     /**
-     * The service's transaction.settled webhook, with WHMCS's checkCbInvoiceID for the invoice of a
-     * known code. Not checkCbTransID: its exit on a recorded transaction id would answer a replay
-     * with nothing and keep a run that died after booking from being completed; the kernel asks the
-     * same (isPaymentBooked) under the invoice's claim.
+     * The service's transaction.settled and refund.paid webhooks, with WHMCS's checkCbInvoiceID for
+     * the invoice of a known code. Not checkCbTransID: its exit on a recorded transaction id would
+     * answer a replay with nothing and keep a run that died after booking from being completed; the
+     * kernel asks the same (isPaymentBooked, isRefundRecorded) under the invoice's claim.
      */
     private function webhook(string $method, string $rawBody, string $clientIp): HttpReply
     {
         try {
-            $code = $method === 'POST' ? (string) WebhookParser::parse($rawBody)['transaction_code'] : '';
+            $refundPaid = WebhookParser::eventOf($rawBody) === WebhookParser::REFUND_PAID_EVENT;
+            $hint = $method !== 'POST' ? null : ($refundPaid ? WebhookParser::parseRefundPaid($rawBody) : WebhookParser::parse($rawBody));
+            $code = $hint === null ? '' : strtolower((string) $hint['transaction_code']);
             $ledger = $this->kernel()->ledger();
             $invoiceId = $code === '' ? null
-                : ($ledger->orderOf($code) ?? Upgrade::importLate($ledger, $code, $this->settings->serviceUrl, $this->clock));
+                : ($ledger->orderOf($code) ?? ($refundPaid ? null : Upgrade::importLate($ledger, $code, $this->settings->serviceUrl, $this->clock)));
         } catch (InvalidWebhookException $invalid) {
             $invoiceId = null; // The kernel answers it.
         }
         if ($invoiceId !== null) {
             checkCbInvoiceID((int) $invoiceId, $this->settings->displayName);
         }
-        return $this->kernel()->webhook($method, $rawBody, $clientIp)['reply'];
+        return $this->kernel()->webhook($method, $rawBody, $clientIp, $this->refunds())['reply'];
     }
 }

@@ -187,13 +187,16 @@ final class InvoicePort implements OrderPort
         ] + $extra);
     }
 
-    /** A note the admin sees: a sticky note on the client's profile and an Activity Log entry. */
-    private function adminNote(string $invoiceId, string $note): void
+    /**
+     * A note the admin sees: a note on the client's profile (sticky unless told: it stays at the
+     * top until the admin deals with it) and an Activity Log entry.
+     */
+    public function adminNote(string $invoiceId, string $note, bool $sticky = true): void
     {
         $userId = (int) ($this->invoice((int) $invoiceId)['userid'] ?? 0);
         $text = sprintf('Invoice #%s: %s', $invoiceId, $note);
         if ($userId > 0) {
-            localAPI('AddClientNote', ['userid' => $userId, 'notes' => $text, 'sticky' => true]);
+            localAPI('AddClientNote', ['userid' => $userId, 'notes' => $text, 'sticky' => $sticky]);
         }
         logActivity($text, $userId);
     }

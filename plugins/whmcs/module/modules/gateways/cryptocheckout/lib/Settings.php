@@ -33,6 +33,8 @@ final class Settings
     /** SettingsRules::DISPLAY_REDIRECT or DISPLAY_MODAL (an earlier version's "embedded" reads as modal). */
     public string $displayMode;
     public bool $debug;
+    /** The merchant key (`ccm_…`) the operator issued for the wallet, for refunds; "" when not set. */
+    public string $merchantKey;
     public string $displayName;
     /** Ends with "/". */
     public string $systemUrl;
@@ -55,9 +57,23 @@ final class Settings
         $settings->displayMode = $checked['values'][SettingsRules::DISPLAY_MODE];
         $settings->errors = $checked['errors'];
         $settings->debug = in_array($params['debug'] ?? '', ['on', '1', true], true);
+        // Blanks around a key pasted from an e-mail are dropped; one inside is refused when saved.
+        $settings->merchantKey = (string) preg_replace('/\A[\s\x{00A0}\x{200B}\x{FEFF}]+|[\s\x{00A0}\x{200B}\x{FEFF}]+\z/u', '', (string) ($params['merchantKey'] ?? ''));
         $settings->displayName = (string) ($params['name'] ?? 'Crypto Checkout');
         $settings->systemUrl = rtrim((string) ($params['systemurl'] ?? ''), '/') . '/';
         return $settings;
+    }
+
+    /**
+     * What is wrong with the merchant key, for the settings page; null when it is empty (refunds
+     * are then refused with a message saying where to set it) or one word as the operator issues it.
+     */
+    public function merchantKeyProblem(): ?string
+    {
+        if ($this->merchantKey === '' || preg_match('/\A[\x21-\x7e]+\z/', $this->merchantKey) === 1) {
+            return null;
+        }
+        return 'Merchant key: it must be one word without spaces, as your Crypto Checkout operator issued it (ccm_…). Copy it again.';
     }
 
     /** The module's single web entry point (the WHMCS callback file). */
