@@ -12,6 +12,7 @@ defined('WP_UNINSTALL_PLUGIN') || exit;
 
 delete_option('woocommerce_cryptocheckout_settings');
 delete_option('cryptocheckout_wc_ledger');
+delete_option('cryptocheckout_wc_ledger_schema');
 
 if (function_exists('as_unschedule_all_actions')) {
     as_unschedule_all_actions('cryptocheckout_poll_open_orders', [], 'cryptocheckout');

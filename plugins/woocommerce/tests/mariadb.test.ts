@@ -5,7 +5,8 @@
  * service's webhooks are delivered in-process (rest_do_request), as no web server runs.
  *
  * - the kernel's ledger through the plugin's SqlPort over $wpdb (CREATE TABLE with its keys and
- *   InnoDB options, INSERT IGNORE, the claim's conditional UPDATE, the poll's due query);
+ *   InnoDB options, the refunds table added to a ledger of before refunds, INSERT IGNORE, the
+ *   claim's conditional UPDATE, the poll's due query);
  * - the upgrade from 0.1.0 in place, for both released layouts, on HPOS and on the posts storage
  *   (support/upgrade-scenario.ts, the same steps as upgrade.test.ts on SQLite).
  */
@@ -161,19 +162,27 @@ describe.skipIf(unavailable !== null)('on a real MariaDB', () => {
     });
 
     it('creates its tables with their keys, and installs again without error', async () => {
-      const tables = await site.json<{ tables: string[]; keys: string[]; again: boolean }>(`
+      const tables = await site.json<{
+        tables: string[];
+        keys: string[];
+        refundKeys: string[];
+        again: boolean;
+      }>(`
         global $wpdb;
         $ledger = \\CryptoCheckout\\WooCommerce\\Helper\\Kernel::get()->ledger();
         $ledger->install();
         echo json_encode([
           'tables' => $wpdb->get_col("SHOW TABLES LIKE 'wp\\\\_cryptocheckout\\\\_%'"),
           'keys' => array_values(array_unique($wpdb->get_col('SHOW INDEX FROM wp_cryptocheckout_checkouts', 2))),
-          'again' => $ledger->isInstalled(),
+          'refundKeys' => array_values(array_unique($wpdb->get_col('SHOW INDEX FROM wp_cryptocheckout_refunds', 2))),
+          'again' => $ledger->isInstalled() && $ledger->isCurrent(),
         ]);
       `);
+      // The kernel's schema 2: the refunds the plugin started (docs/plugin-kernel.md, "Refunds").
       expect(tables.tables.sort()).toEqual([
         'wp_cryptocheckout_checkouts',
         'wp_cryptocheckout_orders',
+        'wp_cryptocheckout_refunds',
         'wp_cryptocheckout_state',
       ]);
       expect(tables.keys.sort()).toEqual([
@@ -181,7 +190,32 @@ describe.skipIf(unavailable !== null)('on a real MariaDB', () => {
         'wp_cryptocheckout_checkouts_due',
         'wp_cryptocheckout_checkouts_order',
       ]);
+      expect(tables.refundKeys.sort()).toEqual([
+        'PRIMARY',
+        'wp_cryptocheckout_refunds_open',
+        'wp_cryptocheckout_refunds_order',
+      ]);
       expect(tables.again).toBe(true);
+    });
+
+    it('gives a ledger installed before refunds (schema 1, three tables) its refunds table on the next request, once', async () => {
+      await site.json(`
+        global $wpdb;
+        $wpdb->query('DROP TABLE wp_cryptocheckout_refunds');
+        $wpdb->update('wp_cryptocheckout_state', ['state_value' => '1'], ['state_key' => 'schema_version']);
+        delete_option('cryptocheckout_wc_ledger_schema');
+        echo json_encode(true);
+      `);
+      // That request loaded WordPress before the change; the next one (a visitor, the cron) upgrades.
+      const upgraded = await site.json<{ tables: string[]; schema: string | null; option: string | false }>(`
+        global $wpdb;
+        echo json_encode([
+          'tables' => $wpdb->get_col("SHOW TABLES LIKE 'wp\\\\_cryptocheckout\\\\_refunds'"),
+          'schema' => $wpdb->get_var("SELECT state_value FROM wp_cryptocheckout_state WHERE state_key = 'schema_version'"),
+          'option' => get_option('cryptocheckout_wc_ledger_schema'),
+        ]);
+      `);
+      expect(upgraded).toEqual({ tables: ['wp_cryptocheckout_refunds'], schema: '2', option: '2' });
     });
 
     it('claims an order once among racing requests, and refuses a statement the database refuses with an exception', async () => {

@@ -170,7 +170,7 @@ export function wordpressSuite(php: WordPressPhp): void {
                 title: 'Pay with crypto',
                 description: 'USDC, USDT, BTC and more.',
                 isConfigured: true,
-                supports: ['products'],
+                supports: ['products', 'refunds'],
                 checkoutDisplay: 'redirect',
                 settlement: { asset: 'USDC', network: 'POLYGON' },
               },

@@ -7,13 +7,20 @@ namespace CryptoCheckout\WooCommerce\Admin;
 defined('ABSPATH') || exit;
 
 use CryptoCheckout\WooCommerce\Helper\Kernel;
+use CryptoCheckout\WooCommerce\Order\WooCommerceRefundPort;
 use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\CheckoutLabels;
+use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\Kernel as PluginKernel;
+use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\RefundLabels;
+use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\RefundRecord;
 use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\RunOutcome;
 
 /**
  * The "Crypto Checkout" box on the order edit screen (HPOS and legacy), for orders with a checkout:
- * each transaction in the kernel's words (CheckoutLabels), its payment page, and "Check payment now",
- * the kernel's check() of the order (admin-post.php, nonce, edit_shop_orders) with its outcome.
+ * each transaction in the kernel's words (CheckoutLabels), its payment page, the order's refunds
+ * (RefundLabels: waiting for the buyer's address, the payment to send with its wallet link, paid
+ * with the transaction's link), and "Check payment now", the kernel's check() of the order and of
+ * its open refunds (admin-post.php, nonce, edit_shop_orders) with its outcome. Opening the screen
+ * checks the order's open refunds with the service first, so a paid one shows paid and is recorded.
  */
 final class OrderPanel
 {
@@ -84,6 +91,7 @@ final class OrderPanel
             echo '</tr>';
         }
         echo '</tbody></table>';
+        self::renderRefunds($id);
         $checkUrl = wp_nonce_url(add_query_arg(['action' => self::CHECK_ACTION, 'order_id' => $id], admin_url('admin-post.php')), self::CHECK_ACTION . '_' . $id);
         echo '<p><a class="button" href="' . esc_url($checkUrl) . '">' . esc_html__('Check payment now', 'cryptocheckout-for-woocommerce') . '</a> ';
         echo '<span class="description">' . esc_html__('Asks the payment service about this order now and applies what it says.', 'cryptocheckout-for-woocommerce') . '</span></p>';
@@ -103,10 +111,58 @@ final class OrderPanel
             wp_die(esc_html__('The order could not be found.', 'cryptocheckout-for-woocommerce'), '', ['response' => 404]);
         }
         $id = (string) $order->get_id();
-        $outcome = Kernel::get($id)->check($id);
+        $kernel = Kernel::get($id);
+        $outcome = $kernel->check($id);
+        self::checkRefunds($kernel, $id);
         Kernel::log('info', 'Payment checked from the order screen.', ['order' => $id, 'result' => $outcome->result, 'user' => get_current_user_id()]);
         wp_safe_redirect(add_query_arg(self::OUTCOME_ARG, $outcome->result, $order->get_edit_order_url()));
         exit;
+    }
+
+    /**
+     * The order's refunds, newest first, each as RefundLabels words it, after a check of the open
+     * ones (and of a paid one not yet recorded) with the service.
+     */
+    private static function renderRefunds(string $orderId): void
+    {
+        $kernel = Kernel::get($orderId);
+        self::checkRefunds($kernel, $orderId);
+        $refunds = $kernel->refunds($orderId);
+        if ($refunds === []) {
+            return;
+        }
+        echo '<h4>' . esc_html__('Refunds', 'cryptocheckout-for-woocommerce') . '</h4><table class="widefat striped cryptocheckout-refunds"><tbody>';
+        foreach ($refunds as $refund) {
+            $wcRefundId = WooCommerceRefundPort::wcRefundIdOf($refund->platformRefundId);
+            echo '<tr data-refund="' . esc_attr($refund->refundId) . '" data-status="' . esc_attr($refund->status) . '"><td>';
+            if ($wcRefundId !== null) {
+                /* translators: %d: WooCommerce refund number */
+                echo '<strong>' . esc_html(sprintf(__('Refund #%d', 'cryptocheckout-for-woocommerce'), $wcRefundId)) . '</strong><br>';
+            }
+            $lines = [];
+            foreach (RefundLabels::lines($refund, [Kernel::class, 'translate']) as $line) {
+                $text = esc_html($line['text']);
+                $link = $line['link'] === null ? '' : esc_url($line['link'], ['http', 'https', 'ethereum', 'bitcoin', 'solana', 'tron']);
+                if ($link !== '') {
+                    $text .= ' <a href="' . $link . '" target="_blank" rel="noopener noreferrer">' . esc_html((string) $line['link_text']) . '</a>';
+                }
+                $lines[] = $text;
+            }
+            echo implode('<br>', $lines) . '</td></tr>'; // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- every part escaped above
+        }
+        echo '</tbody></table>';
+    }
+
+    /** Checks the order's refunds the service may still change, or that are paid and not recorded yet. */
+    private static function checkRefunds(PluginKernel $kernel, string $orderId): void
+    {
+        $port = new WooCommerceRefundPort();
+        foreach ($kernel->refunds($orderId) as $refund) {
+            if ($refund->isOpen() || ($refund->status === RefundRecord::PAID && $refund->recordedAt === null)) {
+                $outcome = $kernel->checkRefunds($port, $refund->refundId)[0] ?? null;
+                Kernel::log('debug', 'Refund checked from the order screen.', ['order' => $orderId, 'refund' => $refund->refundId, 'result' => $outcome === null ? '' : $outcome['result']]);
+            }
+        }
     }
 
     /** admin_notices: the outcome of "Check payment now", on the screen it came back to. */

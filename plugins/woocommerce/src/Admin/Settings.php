@@ -32,7 +32,8 @@ final class Settings
     }
 
     /**
-     * The four settings checked together, messages in the site's language.
+     * The four settings checked together, messages in the site's language (the merchant key, a
+     * secret, is checked alone: MerchantKeyField).
      *
      * @param array<string, mixed> $settings
      * @return array{values: array<string, string>, errors: array<string, string>}
@@ -63,6 +64,11 @@ final class Settings
             return false;
         };
         $refused = $changed([SettingsRules::SERVICE_URL]) ? array_intersect_key($errors, [SettingsRules::SERVICE_URL => true]) : [];
+        $key = trim((string) ($new[MerchantKeyField::KEY] ?? ''));
+        if ($key !== '' && !MerchantKeyField::isMasked($key) && $key !== (string) ($old[MerchantKeyField::KEY] ?? '')) {
+            $problem = MerchantKeyField::problem($key);
+            $refused += $problem === null ? [] : [MerchantKeyField::KEY => $problem];
+        }
         return $changed(self::WALLET_FIELDS) ? $refused + array_intersect_key($errors, array_flip(self::WALLET_FIELDS)) : $refused;
     }
 
@@ -85,6 +91,11 @@ final class Settings
                 $value[$field] = $checked['values'][$field];
             }
         }
+        if (array_key_exists(MerchantKeyField::KEY, $value)) {
+            // The masked key a REST client read and wrote back is the saved key.
+            $key = trim(is_scalar($value[MerchantKeyField::KEY]) ? (string) $value[MerchantKeyField::KEY] : '');
+            $value[MerchantKeyField::KEY] = MerchantKeyField::isMasked($key) ? (string) ((is_array($oldValue) ? $oldValue : [])[MerchantKeyField::KEY] ?? '') : $key;
+        }
         return $value;
     }
 
@@ -103,7 +114,7 @@ final class Settings
             return $response;
         }
         $new = $stored = (array) get_option(self::OPTION, []);
-        foreach (SettingsRules::FIELDS as $field) {
+        foreach (array_merge(SettingsRules::FIELDS, [MerchantKeyField::KEY]) as $field) {
             $value = $request['settings'][$field] ?? null;
             if (is_scalar($value)) {
                 // As WooCommerce's controller stores them: choices as sent, text through validate_setting_text_field.

@@ -8,12 +8,13 @@ defined('ABSPATH') || exit;
 
 use CryptoCheckout\WooCommerce\Helper\Assets;
 use CryptoCheckout\WooCommerce\Helper\Kernel;
+use CryptoCheckout\WooCommerce\Order\WooCommerceRefundPort;
 use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\HttpReply;
 use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\OrderState;
 use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\StatusWidgetMarkup;
 
 /**
- * The public entry points, one kernel call each: transaction.settled (POST /wp-json/cryptocheckout/v1/webhook,
+ * The public entry points, one kernel call each: transaction.settled and refund.paid (POST /wp-json/cryptocheckout/v1/webhook,
  * or ?wc-api=cryptocheckout where the REST API is blocked), the buyer's status endpoint
  * (/orders/<id>/status?key=<order key>: the order-received URL's key is the credential), and the
  * order-received page's status box, for every payment method (the Store API may change it), which
@@ -71,14 +72,14 @@ final class Endpoints
 
     public static function webhook(\WP_REST_Request $request): \WP_REST_Response
     {
-        return self::restResponse(Kernel::get()->webhook((string) $request->get_method(), (string) $request->get_body(), Kernel::clientIp())['reply']);
+        return self::restResponse(Kernel::get()->webhook((string) $request->get_method(), (string) $request->get_body(), Kernel::clientIp(), new WooCommerceRefundPort())['reply']);
     }
 
     /** woocommerce_api_cryptocheckout */
     public static function legacyWebhook(): void
     {
         $method = isset($_SERVER['REQUEST_METHOD']) ? sanitize_text_field(wp_unslash((string) $_SERVER['REQUEST_METHOD'])) : '';
-        $reply = Kernel::get()->webhook($method, (string) file_get_contents('php://input'), Kernel::clientIp())['reply'];
+        $reply = Kernel::get()->webhook($method, (string) file_get_contents('php://input'), Kernel::clientIp(), new WooCommerceRefundPort())['reply'];
         foreach ($reply->headers as $name => $value) {
             if (strtolower($name) !== 'content-type') {
                 header($name . ': ' . $value);

@@ -6,6 +6,7 @@ namespace CryptoCheckout\WooCommerce\Gateway;
 
 defined('ABSPATH') || exit;
 
+use CryptoCheckout\WooCommerce\Admin\MerchantKeyField;
 use CryptoCheckout\WooCommerce\Admin\Settings;
 use CryptoCheckout\WooCommerce\Helper\Kernel;
 use CryptoCheckout\WooCommerce\Plugin;
@@ -19,8 +20,9 @@ use CryptoCheckout\WooCommerce\Vendor\Client\Wallet\Networks;
 
 /**
  * The "Crypto Checkout" payment method of the classic checkout (the block checkout reaches it
- * through Blocks\PaymentMethod): its settings form, and "Place order" / "pay for order", which open
- * the order's checkout through the kernel. Stock is WooCommerce's, as for any off-site gateway.
+ * through Blocks\PaymentMethod): its settings form, "Place order" / "pay for order", which open
+ * the order's checkout through the kernel, and WooCommerce's refund action (Refunds). Stock is
+ * WooCommerce's, as for any off-site gateway.
  */
 class Gateway extends \WC_Payment_Gateway
 {
@@ -37,7 +39,7 @@ class Gateway extends \WC_Payment_Gateway
         $this->method_title = __('Crypto Checkout', 'cryptocheckout-for-woocommerce');
         $this->method_description = __('Take crypto payments settled to your own wallet. Buyers pay on the Crypto Checkout page with the coin and network of their choice.', 'cryptocheckout-for-woocommerce');
         $this->order_button_text = __('Pay with crypto', 'cryptocheckout-for-woocommerce');
-        $this->supports = ['products'];
+        $this->supports = ['products', 'refunds'];
         $this->init_form_fields();
         $this->loadSettings();
         add_action('woocommerce_update_options_payment_gateways_' . $this->id, [$this, 'process_admin_options']);
@@ -96,6 +98,7 @@ class Gateway extends \WC_Payment_Gateway
                 'default' => SettingsRules::DEFAULTS[SettingsRules::WALLET],
                 'custom_attributes' => ['autocomplete' => 'off', 'spellcheck' => 'false'],
             ],
+            MerchantKeyField::KEY => MerchantKeyField::formField(),
             'checkout_display' => [
                 'title' => __('Checkout display', 'cryptocheckout-for-woocommerce'),
                 'type' => 'select',
@@ -179,6 +182,58 @@ class Gateway extends \WC_Payment_Gateway
             $settings['checkout_display'] = $stored['checkout_display'];
         }
         return $settings;
+    }
+
+    /**
+     * The merchant key's row: never the key itself (MerchantKeyField). WooCommerce renders a field
+     * of type "password" with this method.
+     *
+     * @param string $key
+     * @param array<string, mixed> $data
+     */
+    public function generate_password_html($key, $data)
+    {
+        return MerchantKeyField::render($this->get_field_key($key), (array) $data, (string) $this->get_option($key, ''));
+    }
+
+    /**
+     * The merchant key from the form: empty keeps the saved key, the remove box clears it, a key
+     * that cannot be one is refused with a message (WooCommerce keeps the saved key).
+     *
+     * @param string $key
+     * @param mixed $value
+     */
+    public function validate_merchant_key_field($key, $value)
+    {
+        $posted = $this->get_post_data();
+        $remove = !empty($posted[$this->get_field_key($key) . MerchantKeyField::REMOVE_SUFFIX]);
+        return MerchantKeyField::fromForm($value, (string) $this->get_option($key, ''), $remove);
+    }
+
+    /**
+     * WooCommerce's refund action, after it saved its refund of $amount (the order's currency):
+     * starts the Crypto Checkout refund (Refunds::start()). True once the service holds the refund
+     * and the buyer was sent the claim link; a WP_Error saying why otherwise, and WooCommerce then
+     * deletes its refund.
+     *
+     * @param int $order_id
+     * @param float|string|null $amount
+     * @param string $reason
+     * @return bool|\WP_Error
+     */
+    public function process_refund($order_id, $amount = null, $reason = '')
+    {
+        $order = wc_get_order($order_id);
+        if (!$order instanceof \WC_Order) {
+            return new \WP_Error(Refunds::ERROR_CODE, __('The order could not be found. Nothing was refunded.', 'cryptocheckout-for-woocommerce'));
+        }
+        return Refunds::start($order, $amount, (string) $reason, (string) $this->get_option(MerchantKeyField::KEY, ''));
+    }
+
+    /** The order screen offers "Refund via Crypto Checkout" for an order the service settled. */
+    public function can_refund_order($order)
+    {
+        return $order instanceof \WC_Order && $this->supports('refunds') && Refunds::canRefund($order);
     }
 
     /** The settings page, with whether the service answers under the service URL field (checked at most once a minute). */

@@ -11,7 +11,8 @@
  * storage behaviour listed in plugins/woocommerce/README.md ("Harness"), with WooCommerce's public
  * signatures and the hook order of the real code paths (settings save, order status transitions
  * with their notes, payment_complete, stock reduce/restore, blocks payment registry, feature
- * compatibility, Action Scheduler, wc-api routing). Orders live in HPOS-style tables
+ * compatibility, Action Scheduler, wc-api routing, refunds through the gateway and the customer-note
+ * e-mail). Orders live in HPOS-style tables
  * ({prefix}wc_orders, {prefix}wc_orders_meta, {prefix}wc_order_operational_data) so nothing reaches
  * them through post meta. It is installed under the slug "woocommerce" so WordPress' own
  * "Requires Plugins" check runs against it, and it loads after plugins that sort before it, as the
@@ -35,11 +36,13 @@ require_once __DIR__ . '/includes/class-wc-datetime.php';
 require_once __DIR__ . '/includes/class-wc-meta-data.php';
 require_once __DIR__ . '/includes/class-wc-order.php';
 require_once __DIR__ . '/includes/class-wc-order-data-store.php';
+require_once __DIR__ . '/includes/class-wc-order-refund.php';
 require_once __DIR__ . '/includes/class-wc-product.php';
 require_once __DIR__ . '/includes/class-reserve-stock-exception.php';
 require_once __DIR__ . '/includes/class-reserve-stock.php';
 require_once __DIR__ . '/includes/wc-stock-functions.php';
 require_once __DIR__ . '/includes/wc-order-functions.php';
+require_once __DIR__ . '/includes/wc-refund-functions.php';
 require_once __DIR__ . '/includes/features-util.php';
 require_once __DIR__ . '/includes/order-util.php';
 require_once __DIR__ . '/includes/blocks.php';

@@ -73,18 +73,21 @@ class WC_Order_Data_Store
     public static function install(): void
     {
         global $wpdb;
-        if (get_option('wc_harness_db_version') === '2') {
+        if (get_option('wc_harness_db_version') === '3') {
             return;
         }
         $orders = self::table('wc_orders');
         $meta = self::table('wc_orders_meta');
         $operational = self::table('wc_order_operational_data');
         $items = self::table('wc_harness_order_items');
+        $refunds = self::table('wc_harness_order_refunds');
         $wpdb->query("CREATE TABLE IF NOT EXISTS {$orders} (id bigint(20) unsigned NOT NULL, status varchar(20) NOT NULL, currency varchar(10) NOT NULL, total_amount decimal(26,8) NOT NULL, payment_method varchar(100) NOT NULL DEFAULT '', payment_method_title text NOT NULL, transaction_id varchar(100) NOT NULL DEFAULT '', date_created_gmt datetime NOT NULL, date_updated_gmt datetime NOT NULL, PRIMARY KEY (id))");
         $wpdb->query("CREATE TABLE IF NOT EXISTS {$meta} (id bigint(20) unsigned NOT NULL AUTO_INCREMENT, order_id bigint(20) unsigned NOT NULL, meta_key varchar(255) NOT NULL, meta_value text NOT NULL, PRIMARY KEY (id))");
         $wpdb->query("CREATE TABLE IF NOT EXISTS {$operational} (id bigint(20) unsigned NOT NULL AUTO_INCREMENT, order_id bigint(20) unsigned NOT NULL, order_key varchar(100) NOT NULL, order_stock_reduced tinyint(1) NOT NULL DEFAULT 0, created_via varchar(100) NULL, date_paid_gmt datetime NULL, PRIMARY KEY (id), UNIQUE KEY order_id (order_id))");
         $wpdb->query("CREATE TABLE IF NOT EXISTS {$items} (id bigint(20) unsigned NOT NULL AUTO_INCREMENT, order_id bigint(20) unsigned NOT NULL, product_id bigint(20) unsigned NOT NULL, qty int NOT NULL, reduced_stock int NOT NULL DEFAULT 0, PRIMARY KEY (id))");
-        update_option('wc_harness_db_version', '2');
+        // Version 3: refunds (WC_Order_Refund); their meta rows share wc_orders_meta, their ids are post ids.
+        $wpdb->query("CREATE TABLE IF NOT EXISTS {$refunds} (id bigint(20) unsigned NOT NULL, parent_id bigint(20) unsigned NOT NULL, currency varchar(10) NOT NULL, amount decimal(26,8) NOT NULL, reason text NOT NULL, refunded_by bigint(20) unsigned NOT NULL DEFAULT 0, refunded_payment tinyint(1) NOT NULL DEFAULT 0, date_created_gmt datetime NOT NULL, PRIMARY KEY (id))");
+        update_option('wc_harness_db_version', '3');
     }
 
     public function get_stock_reduced($order_id)
@@ -427,7 +430,8 @@ class WC_Order_Data_Store
     }
 
     /**
-     * wc_get_orders() for the query variables the harness supports: status, payment_method,
+     * wc_get_orders() for the query variables the harness supports: type shop_order_refund with parent
+     * (an order's refunds, either storage), status, payment_method,
      * date_created (">timestamp" / "<timestamp"), meta_key / meta_value / meta_compare / meta_type
      * (the shortcut clause), meta_query (OrdersTableMetaQuery: nested clauses with relation AND/OR,
      * compare =, !=, >, >=, <, <=, IN, NOT IN, EXISTS, NOT EXISTS, type CHAR or NUMERIC, named
@@ -439,6 +443,13 @@ class WC_Order_Data_Store
     public function query(array $args): array
     {
         global $wpdb;
+        if (in_array('shop_order_refund', (array) ($args['type'] ?? []), true)) {
+            // Refunds (type shop_order_refund) of the order given as parent, newest first; either storage.
+            $ids = isset($args['parent']) ? WC_Order_Refund::ids_of((int) $args['parent']) : [];
+            $limit = (int) ($args['limit'] ?? get_option('posts_per_page', 10));
+            $ids = $limit > 0 ? array_slice($ids, 0, $limit) : $ids;
+            return ($args['return'] ?? 'objects') === 'ids' ? $ids : array_values(array_filter(array_map('wc_get_order', $ids)));
+        }
         if (!self::hpos_enabled()) {
             throw new LogicException('The harness models wc_get_orders() on HPOS only.');
         }

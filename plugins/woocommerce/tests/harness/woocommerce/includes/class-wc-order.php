@@ -488,6 +488,10 @@ class WC_Order
         }
     }
 
+    /**
+     * A note on the order; a customer note also fires woocommerce_new_customer_note, which sends
+     * the customer the "note added to your order" e-mail (WC_Email_Customer_Note).
+     */
     public function add_order_note($note, $is_customer_note = 0, $added_by_user = false)
     {
         if (!$this->get_id()) {
@@ -506,8 +510,73 @@ class WC_Order
         ]);
         if ($is_customer_note) {
             add_comment_meta($comment_id, 'is_customer_note', 1);
+            do_action('woocommerce_new_customer_note', ['order_id' => $this->get_id(), 'customer_note' => $note]);
         }
+        do_action('woocommerce_order_note_added', $comment_id, $this);
         return $comment_id;
+    }
+
+    /** The billing e-mail; the harness keeps it in the _billing_email meta row (the posts storage's key). */
+    public function get_billing_email($context = 'view')
+    {
+        return (string) $this->get_meta('_billing_email');
+    }
+
+    public function set_billing_email($value)
+    {
+        $this->update_meta_data('_billing_email', sanitize_email((string) $value));
+    }
+
+    /**
+     * The order's refunds, newest first (WC_Order::get_refunds(): wc_get_orders type
+     * shop_order_refund with the order as parent).
+     *
+     * @return list<WC_Order_Refund>
+     */
+    public function get_refunds()
+    {
+        return wc_get_orders(['type' => 'shop_order_refund', 'parent' => $this->get_id(), 'limit' => -1]);
+    }
+
+    /** The sum of the refunds' amounts (the data store's get_total_refunded). */
+    public function get_total_refunded()
+    {
+        global $wpdb;
+        return (string) ($wpdb->get_var($wpdb->prepare('SELECT SUM(amount) FROM ' . WC_Order_Refund::table() . ' WHERE parent_id = %d', $this->get_id())) ?? '0');
+    }
+
+    public function get_remaining_refund_amount()
+    {
+        return wc_format_decimal($this->get_total() - $this->get_total_refunded(), wc_get_price_decimals());
+    }
+
+    /** The harness writes the modified time with every save (date_updated_gmt), so this sets nothing. */
+    public function set_date_modified($date = null)
+    {
+    }
+
+    public function get_prices_include_tax($context = 'view')
+    {
+        return false;
+    }
+
+    /**
+     * WC_Data::save_meta_data(): writes the meta rows that changed and the modified time, without the
+     * props, the save hooks or a status transition (HPOS: add_meta / update_meta, then the backfill).
+     */
+    public function save_meta_data()
+    {
+        if (!$this->get_id()) {
+            return;
+        }
+        $store = $this->get_data_store();
+        $store->write($this, [], $this->meta_data);
+        $this->meta_data = $this->get_meta_data();
+        foreach ($this->meta_data as $meta) {
+            $meta->apply_changes();
+        }
+        $store->backfill($this->id);
+        unset($GLOBALS['wc_harness_order_cache'][$this->id]);
     }
 
     public function get_checkout_order_received_url()

@@ -70,6 +70,12 @@ abstract class WC_Payment_Gateway extends WC_Settings_API
         return false;
     }
 
+    /** Whether the order screen offers "Refund via <gateway>" for the order. */
+    public function can_refund_order($order)
+    {
+        return $order && $this->supports('refunds');
+    }
+
     public function supports($feature)
     {
         return apply_filters('woocommerce_payment_gateway_supports', in_array($feature, $this->supports, true), $feature, $this);

@@ -164,7 +164,11 @@ abstract class WC_Settings_API
         return $this->plugin_id . $this->id . '_' . $key;
     }
 
-    /** A plain rendering of the field types the real class renders (text, textarea, select, checkbox). */
+    /**
+     * A plain rendering of the field types the real class renders (text, textarea, select, checkbox);
+     * a generate_<type>_html method of the subclass renders its type instead, as in WooCommerce
+     * (where a gateway's method replaces the base class's own).
+     */
     public function generate_settings_html($form_fields = [], $echo = true)
     {
         if (empty($form_fields)) {
@@ -173,6 +177,10 @@ abstract class WC_Settings_API
         $html = '';
         foreach ($form_fields as $k => $v) {
             $type = $this->get_field_type($v);
+            if (method_exists($this, 'generate_' . $type . '_html')) {
+                $html .= $this->{'generate_' . $type . '_html'}($k, $v);
+                continue;
+            }
             $field_key = $this->get_field_key($k);
             $value = $this->get_option($k);
             $html .= '<tr valign="top"><th scope="row" class="titledesc"><label for="' . esc_attr($field_key) . '">' . wp_kses_post($v['title'] ?? '') . '</label></th><td class="forminp">';
@@ -215,6 +223,12 @@ abstract class WC_Settings_API
     {
         $value = is_null($value) ? '' : $value;
         return wp_kses_post(trim(stripslashes($value)));
+    }
+
+    public function validate_password_field($key, $value)
+    {
+        $value = is_null($value) ? '' : $value;
+        return trim(stripslashes($value));
     }
 
     public function validate_textarea_field($key, $value)

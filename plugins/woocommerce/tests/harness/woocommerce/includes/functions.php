@@ -15,13 +15,14 @@ function WC()
  */
 function wc_get_order($the_order = false)
 {
-    $id = $the_order instanceof WC_Order ? $the_order->get_id() : (int) $the_order;
+    $id = $the_order instanceof WC_Order || $the_order instanceof WC_Order_Refund ? $the_order->get_id() : (int) $the_order;
     if ($id <= 0) {
         return false;
     }
     if (!isset($GLOBALS['wc_harness_order_cache'][$id])) {
         try {
-            $GLOBALS['wc_harness_order_cache'][$id] = new WC_Order($id);
+            // A refund is an order of its own type (WC_Order_Factory picks the class by type).
+            $GLOBALS['wc_harness_order_cache'][$id] = WC_Order_Refund::exists($id) ? new WC_Order_Refund($id) : new WC_Order($id);
         } catch (Exception $e) {
             return false;
         }
