@@ -91,6 +91,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     db,
     config,
     pricing: new Pricing(rates, rails, logger),
+    rails,
     outbox,
     clock,
     logger,

@@ -158,9 +158,10 @@ describe('credentials', () => {
 
     const allowed = await createRefund(server, body, { authorization: `Bearer ${key}` });
     expect(allowed.status).toBe(201);
-    expect(
-      (await operatorRequest(server, `/refunds/${allowed.json.data.refund_id}`)).json.data.created_by,
-    ).toBe('merchant key shop.example');
+    const detail = await operatorRequest(server, `/refunds/${allowed.json.data.refund_id}`);
+    // The detail carries the claim link: never cached, like every operator answer.
+    expect(detail.headers.get('cache-control')).toBe('no-store');
+    expect(detail.json.data.created_by).toBe('merchant key shop.example');
     const listed = await operatorRequest(server, '/merchant-keys');
     expect(JSON.stringify(listed.json.data)).not.toContain(key);
     expect(listed.json.data.find((row: any) => row.label === 'shop.example').last_used_at).not.toBeNull();

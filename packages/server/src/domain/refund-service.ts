@@ -8,12 +8,13 @@ import {
 } from '@cryptocheckout/core';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { getAddress } from 'viem';
 import type { ResolvedConfig } from '../config.js';
 import { RefundRepository, type RefundRow } from '../db/refund-repository.js';
 import type { DatabaseSchema } from '../db/schema.js';
 import { TransactionRepository, type TransactionRow } from '../db/transaction-repository.js';
+import { RAILS } from '../rails/catalog.js';
 import { explorerTransactionUrl } from '../rails/evm/evm-networks.js';
+import type { PaymentRailProvider } from '../rails/payment-rail-provider.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { contentionPause, MAX_WRITE_ATTEMPTS } from './contention.js';
 import { actorMayRefund, actorName, type RefundActor } from './merchant-keys.js';
@@ -29,6 +30,8 @@ export interface RefundServiceDependencies {
   db: Kysely<DatabaseSchema>;
   config: ResolvedConfig;
   pricing: Pricing;
+  /** The payment rails, for the wallet link's token on a configured chain. */
+  rails: PaymentRailProvider;
   outbox: WebhookOutbox;
   clock: () => Date;
   logger: Logger;
@@ -256,14 +259,11 @@ export class RefundService {
   /** The refund's explorer link and payment request, with the live network's token when it has one. */
   links(refund: RefundRow) {
     const network = this.deps.config.liveNetworks.find((each) => each.network === refund.network);
-    const token = network?.tokens.find((each) => each.asset === refund.asset);
+    const rail = RAILS.find((each) => each.network === refund.network && each.asset === refund.asset);
     return {
       txUrl: network && refund.tx_id ? explorerTransactionUrl(network, refund.tx_id) : null,
-      paymentRequest: paymentRequestOf(
-        refund,
-        // Logs carry contracts in lowercase; a wallet link shows the checksummed form.
-        network && token ? { contract: getAddress(token.contract), chainId: network.chainId } : undefined,
-      ),
+      // The same wallet link target as the checkout's own instructions (a configured token on a test chain).
+      paymentRequest: paymentRequestOf(refund, rail && this.deps.rails.tokenOverride?.(rail)),
     };
   }
 }

@@ -9,12 +9,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { OperatorService, TransactionFilter } from '../domain/operator-service.js';
 import { ServiceProblem } from '../domain/service-problem.js';
-import { bearerMatches } from '../operator-token.js';
-import { sendError, sendSuccess } from './envelope.js';
-
-/** A query value a form left empty counts as absent. */
-const optional = <Schema extends z.ZodType>(schema: Schema) =>
-  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+import { sendSuccess } from './envelope.js';
+import { cursorField, limitOf, optional } from './list-query.js';
+import { requireOperatorToken } from './operator-access.js';
 
 const utcDate = (field: string) =>
   z
@@ -24,16 +21,6 @@ const utcDate = (field: string) =>
       error: `${field} must be a real calendar date`,
     });
 
-const limitOf = (fallback: number) =>
-  z.preprocess(
-    (value) => (value === '' || value === undefined ? fallback : Number(value)),
-    z
-      .number({ error: 'limit must be a whole number from 1 to 200' })
-      .int({ error: 'limit must be a whole number from 1 to 200' })
-      .min(1, { error: 'limit must be a whole number from 1 to 200' })
-      .max(200, { error: 'limit must be a whole number from 1 to 200' }),
-  );
-
 const filterQuery = z.object({
   q: optional(z.string().trim().max(128, { error: 'q must be at most 128 characters' })),
   status: optional(z.enum(TRANSACTION_STATUSES)),
@@ -42,11 +29,11 @@ const filterQuery = z.object({
 });
 const listQuery = filterQuery.extend({
   limit: limitOf(50),
-  cursor: optional(z.string().max(512, { error: 'cursor must be at most 512 characters' })),
+  cursor: cursorField,
 });
 const unmatchedQuery = z.object({
   limit: limitOf(50),
-  cursor: optional(z.string().max(512, { error: 'cursor must be at most 512 characters' })),
+  cursor: cursorField,
 });
 const statsQuery = z.object({
   days: z.preprocess(
@@ -97,25 +84,12 @@ const CSV_COLUMNS: Array<keyof OperatorTransactionSummary> = [
 ];
 
 /**
- * The operator API under `/api/operator/` (docs/operator-dashboard.md). Every request needs
- * `Authorization: Bearer <operator token>`; without it the answer is 401 in the error envelope. A
- * header rather than a cookie, so a page on another site cannot make a browser send it (no CSRF).
+ * The operator API under `/api/operator/` (docs/operator-dashboard.md), behind
+ * {@link requireOperatorToken}.
  */
 export function registerOperatorRoutes(app: FastifyInstance, operator: OperatorService, token: string): void {
   app.register(async (scope) => {
-    scope.addHook('onRequest', (request, reply, done) => {
-      reply.header('cache-control', 'no-store');
-      if (bearerMatches(request.headers.authorization, token)) return done();
-      reply.header('www-authenticate', 'Bearer realm="operator"');
-      sendError(
-        reply,
-        401,
-        'unauthorized',
-        request.headers.authorization
-          ? 'The operator token is not right. Use the token the server printed when it first started (also in <data dir>/operator-token), or the one given with --operator-token.'
-          : 'The operator API needs the header Authorization: Bearer <operator token>.',
-      );
-    });
+    scope.addHook('onRequest', requireOperatorToken(token));
     const api = scope.withTypeProvider<ZodTypeProvider>();
     const hidden = { hide: true };
 

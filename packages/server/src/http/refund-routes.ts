@@ -18,8 +18,9 @@ import type { MerchantKeys } from '../domain/merchant-keys.js';
 import type { OperatorRefunds } from '../domain/operator-refunds.js';
 import type { RefundPayments } from '../domain/refund-payments.js';
 import type { RefundService } from '../domain/refund-service.js';
-import { bearerMatches } from '../operator-token.js';
-import { sendError, sendSuccess } from './envelope.js';
+import { sendSuccess } from './envelope.js';
+import { cursorField, limitOf, optional } from './list-query.js';
+import { requireOperatorToken } from './operator-access.js';
 
 /** What the refund routes need. */
 export interface RefundRouteDependencies {
@@ -46,20 +47,11 @@ const cancelBody = z
     reason: z.string().trim().max(200, { error: 'reason must be at most 200 characters' }).optional(),
   })
   .optional();
-const optional = <Schema extends z.ZodType>(schema: Schema) =>
-  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 const operatorListQuery = z.object({
   q: optional(z.string().trim().max(128, { error: 'q must be at most 128 characters' })),
   status: optional(z.enum(REFUND_STATUSES)),
-  limit: z.preprocess(
-    (value) => (value === '' || value === undefined ? 50 : Number(value)),
-    z
-      .number({ error: 'limit must be a whole number from 1 to 200' })
-      .int({ error: 'limit must be a whole number from 1 to 200' })
-      .min(1, { error: 'limit must be a whole number from 1 to 200' })
-      .max(200, { error: 'limit must be a whole number from 1 to 200' }),
-  ),
-  cursor: optional(z.string().max(512, { error: 'cursor must be at most 512 characters' })),
+  limit: limitOf(50),
+  cursor: cursorField,
 });
 const keyParams = z.object({
   keyId: z.string().regex(/^[0-9a-f-]{36}$/i, { error: 'key_id must be a merchant key id (a UUID)' }),
@@ -160,16 +152,7 @@ export function registerRefundRoutes(app: FastifyInstance, deps: RefundRouteDepe
 /** `/api/operator/refunds…` and `/api/operator/merchant-keys…`, behind the operator token. */
 function registerOperatorRefundRoutes(app: FastifyInstance, deps: RefundRouteDependencies): void {
   app.register(async (scope) => {
-    scope.addHook('onRequest', (request, reply, done) => {
-      if (bearerMatches(request.headers.authorization, deps.operatorToken)) return done();
-      reply.header('www-authenticate', 'Bearer realm="operator"');
-      sendError(
-        reply,
-        401,
-        'unauthorized',
-        'The operator API needs the header Authorization: Bearer <operator token>.',
-      );
-    });
+    scope.addHook('onRequest', requireOperatorToken(deps.operatorToken));
     const api = scope.withTypeProvider<ZodTypeProvider>();
     const hidden = { hide: true };
     api.get(
