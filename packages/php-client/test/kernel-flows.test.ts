@@ -774,6 +774,50 @@ describeEachPhp(
           display_mode: 'redirect',
         });
       });
+
+      it('accepts the merchant key shapes the service accepts and masks a key for display', async () => {
+        const result = await run<{
+          accepted: Record<string, boolean>;
+          refused: Record<string, boolean>;
+          masked: string[];
+        }>(`
+          $key = 'ccm_' . str_repeat('Ab0_-', 8) . 'xyz';
+          $accepted = [
+              'ccm key' => $key,
+              'operator token of 32' => 'OperatorToken_0123456789abcdefGH',
+              '24 characters' => str_repeat('k', 24),
+              '512 characters' => str_repeat('k', 512),
+          ];
+          $refused = [
+              'empty' => '',
+              'space inside' => 'ccm_0123456789 abcdefghijklmnop',
+              'tab inside' => "ccm_0123456789\tabcdefghijklmnop",
+              '23 characters' => str_repeat('k', 23),
+              'non-ASCII' => "ccm_0123456789\u{00E4}bcdefghijklmnop",
+              '513 characters' => str_repeat('k', 513),
+          ];
+          echo json_encode([
+              'accepted' => array_map([SettingsRules::class, 'isMerchantKey'], $accepted),
+              'refused' => array_map([SettingsRules::class, 'isMerchantKey'], $refused),
+              'masked' => [SettingsRules::maskedMerchantKey($key), SettingsRules::maskedMerchantKey(''), SettingsRules::maskedMerchantKey('OperatorToken_0123456789abcdefGH')],
+          ]);
+        `);
+        expect(result.accepted).toEqual({
+          'ccm key': true,
+          'operator token of 32': true,
+          '24 characters': true,
+          '512 characters': true,
+        });
+        expect(result.refused).toEqual({
+          empty: false,
+          'space inside': false,
+          'tab inside': false,
+          '23 characters': false,
+          'non-ASCII': false,
+          '513 characters': false,
+        });
+        expect(result.masked).toEqual(['ccm_…-xyz', '', 'Oper…efGH']);
+      });
     });
 
     describe('lookups that fail', () => {

@@ -254,7 +254,7 @@ describeEachPhp(
               return ['ok' => $s->ok, 'problem' => $s->problem, 'message' => $s->message, 'code' => $s->errorCode, 'field' => $s->field];
           };
           $refused = $world->kernel->startRefund('1', '150', 'USDC', 'wc-refund-10', null, $key, $world->refunds);
-          $wrongKey = $world->kernel->startRefund('1', '1', 'USDC', 'wc-refund-11', null, 'ccm_not_the_key', $world->refunds);
+          $wrongKey = $world->kernel->startRefund('1', '1', 'USDC', 'wc-refund-11', null, 'ccm_notTheKeyOfThisShop0123456789abcdefgh', $world->refunds);
           echo json_encode(['refused' => $show($refused), 'wrongKey' => $show($wrongKey), 'rows' => count($world->kernel->refunds('1')), 'notes' => count($world->refunds->notes['1'] ?? [])]);
         `);
         expect(result.refused).toEqual({
@@ -279,7 +279,7 @@ describeEachPhp(
           $world->orders->addOrder('2');
           $world->placeOrder('2');
           $out = [];
-          foreach ([['1', '5', ''], ['1', '5', 'two words'], ['1', '-5', $key], ['1', 'abc', $key], ['2', '5', $key], ['404', '5', $key]] as [$order, $amount, $credential]) {
+          foreach ([['1', '5', ''], ['1', '5', 'two words'], ['1', '5', 'ccm_tooShort0123456789'], ['1', '-5', $key], ['1', 'abc', $key], ['2', '5', $key], ['404', '5', $key]] as [$order, $amount, $credential]) {
               $s = $world->kernel->startRefund($order, $amount, 'USDC', 'r', null, $credential, $world->refunds);
               $out[] = [$s->problem, $s->message];
           }
@@ -288,13 +288,16 @@ describeEachPhp(
         expect(result.map(([problem]) => problem)).toEqual([
           'no_credential',
           'no_credential',
+          'no_credential',
           'invalid_amount',
           'invalid_amount',
           'no_settled_checkout',
           'no_settled_checkout',
         ]);
         expect(result[0]?.[1]).toContain('No merchant key is set');
-        expect(result[4]?.[1]).toBe(
+        // Too short to be a key the service issues (SettingsRules::isMerchantKey), so not sent.
+        expect(result[2]?.[1]).toContain('The merchant key in the payment settings is not valid');
+        expect(result[5]?.[1]).toBe(
           'This order has no settled Crypto Checkout payment to refund. Nothing was refunded.',
         );
         expect(fake.requests.slice(before).filter((request) => request.method === 'POST')).toEqual([]);

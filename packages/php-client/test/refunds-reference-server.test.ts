@@ -62,7 +62,7 @@ describeEachPhp(
         $booked = $world->kernel->check('1')->action;
         $show = static function ($s): array { return ['ok' => $s->ok, 'problem' => $s->problem, 'code' => $s->errorCode, 'field' => $s->field, 'message' => $s->message]; };
         $tooMuch = $show($world->kernel->startRefund('1', '1000', 'EUR', 'wc-too-much', null, ${phpString(merchantKey)}, $world->refunds));
-        $wrongKey = $show($world->kernel->startRefund('1', '5', 'EUR', 'wc-wrong', null, 'ccm_not_a_key', $world->refunds));
+        $wrongKey = $show($world->kernel->startRefund('1', '5', 'EUR', 'wc-wrong', null, 'ccm_notAKeyTheServiceIssued0123456789abcdef', $world->refunds));
         $otherMerchant = $show($world->kernel->startRefund('1', '5', 'EUR', 'wc-other', null, ${phpString(otherKey)}, $world->refunds));
         $start = $world->kernel->startRefund('1', '5', 'EUR', 'wc-refund-1', 'Returned', ${phpString(merchantKey)}, $world->refunds);
         $again = $world->kernel->startRefund('1', '5', 'EUR', 'wc-refund-1', 'Returned', ${phpString(merchantKey)}, $world->refunds);

@@ -313,7 +313,7 @@ class Cryptocheckout extends PaymentModule
             ['type' => 'text', 'name' => Settings::WALLET_ADDRESS, 'required' => true, 'label' => $this->trans('Wallet address', [], $domain), 'desc' => $this->trans('Your own wallet on the chosen network; payments settle there.', [], $domain)],
             ['type' => 'password', 'name' => Settings::MERCHANT_KEY, 'autocomplete' => false, 'label' => $this->trans('Merchant key', [], $domain), 'desc' => Settings::get(Settings::MERCHANT_KEY) === ''
                 ? $this->trans('Needed for refunds: the key (ccm_…) your Crypto Checkout operator issued for your wallet. Without it a credit slip refunds nothing in crypto.', [], $domain)
-                : $this->trans('A key is saved (%key%). Leave the field empty to keep it, or enter a new key to replace it.', ['%key%' => Settings::maskedMerchantKey(Settings::get(Settings::MERCHANT_KEY))], $domain)],
+                : $this->trans('A key is saved (%key%). Leave the field empty to keep it, or enter a new key to replace it.', ['%key%' => SettingsRules::maskedMerchantKey(Settings::get(Settings::MERCHANT_KEY))], $domain)],
             ['type' => 'radio', 'name' => Settings::DISPLAY_MODE, 'label' => $this->trans('Display', [], $domain), 'values' => [
                 ['id' => 'cryptocheckout_mode_redirect', 'value' => SettingsRules::DISPLAY_REDIRECT, 'label' => $this->trans('Redirect to the payment page', [], $domain)],
                 ['id' => 'cryptocheckout_mode_modal', 'value' => SettingsRules::DISPLAY_MODAL, 'label' => $this->trans('Payment page in a window over the shop', [], $domain)],

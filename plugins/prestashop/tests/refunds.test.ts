@@ -436,14 +436,19 @@ echo json_encode(['html' => $html, 'saved' => Configuration::get('CRYPTOCHECKOUT
           html: string;
           saved: string;
         }>;
-      const refused = await save('not-a-key');
+      // The kernel's shape (SettingsRules::isMerchantKey): one word of 24 to 512 printable ASCII characters.
+      const refused = await save('ccm_pasted with a space 0123456789');
       expect(refused.html).toContain(
-        'Merchant key: enter the whole key your Crypto Checkout operator issued for your wallet; it starts with ccm_ and has no spaces. The saved key was kept.',
+        'Merchant key: enter the whole key as your Crypto Checkout operator issued it (ccm_…), without spaces. The saved key was kept.',
       );
       expect(refused.saved).toBe(merchantKey);
+      expect((await save('ccm_tooShort0123456789')).saved).toBe(merchantKey);
       const kept = await save('');
       expect(kept.html).toContain('Settings updated.');
       expect(kept.saved).toBe(merchantKey);
+      // The operator token (not ccm_…) is what the service also accepts, so it is saved too.
+      const operatorToken = await save('OperatorToken_0123456789abcdefGH');
+      expect(operatorToken.saved).toBe('OperatorToken_0123456789abcdefGH');
       const replaced = await save(' ccm_anotherKeyOfTheShop0123456789abcdefABCDEF ');
       expect(replaced.saved).toBe('ccm_anotherKeyOfTheShop0123456789abcdefABCDEF');
       expect(replaced.html).toContain(

@@ -99,7 +99,7 @@ final class RefundRunner
         if ($credential === '') {
             return RefundStart::failed(RefundStart::NO_CREDENTIAL, $this->say('no_credential'));
         }
-        if (preg_match('/[\x00-\x20\x7f]/', $credential) === 1) {
+        if (!SettingsRules::isMerchantKey($credential)) {
             return RefundStart::failed(RefundStart::NO_CREDENTIAL, $this->say('credential_malformed'));
         }
         try {

@@ -211,6 +211,22 @@ final class SettingsRules
     }
 
     /**
+     * True when $key has a shape the service accepts as a merchant credential: a merchant key as the
+     * operator issues it (ccm_…) or the operator token: 24 to 512 printable ASCII characters,
+     * without spaces. Whether the service knows the key is only known by asking it.
+     */
+    public static function isMerchantKey(string $key): bool
+    {
+        return preg_match('/\A[\x21-\x7e]{24,512}\z/', $key) === 1;
+    }
+
+    /** A merchant key as a page may show it (the key is a secret): its first four and last four characters, or '' for ''. */
+    public static function maskedMerchantKey(string $key): string
+    {
+        return $key === '' ? '' : substr($key, 0, 4) . '…' . substr($key, -4);
+    }
+
+    /**
      * Drops blanks at both ends: ASCII white space and the Unicode spaces a copy from a web page
      * brings (no-break, zero-width, BOM). Inside the text nothing is changed.
      *

@@ -27,11 +27,11 @@ final class Settings
     public const DELETE_DATA_ON_UNINSTALL = 'CRYPTOCHECKOUT_DELETE_DATA_ON_UNINSTALL';
     public const POLL_TOKEN = 'CRYPTOCHECKOUT_POLL_TOKEN';
     public const LAST_POLL = 'CRYPTOCHECKOUT_LAST_POLL';
-    /** The merchant key (`ccm_…`) the operator issued for the shop's wallet: refunds need it. */
+    /**
+     * The merchant key (`ccm_…`) the operator issued for the shop's wallet, or the operator token:
+     * refunds need it. Its shape is the kernel's SettingsRules::isMerchantKey().
+     */
     public const MERCHANT_KEY = 'CRYPTOCHECKOUT_MERCHANT_KEY';
-
-    /** What the service issues: `ccm_` and 20 to 100 base64url characters (the service's own check). */
-    public const MERCHANT_KEY_PATTERN = '/\Accm_[A-Za-z0-9_-]{20,100}\z/';
 
     /** The configuration keys of the settings the kernel's SettingsRules checks, and its field keys. */
     public const KERNEL_FIELDS = [
@@ -121,16 +121,10 @@ final class Settings
         if ($typed === '') {
             return ['value' => $saved, 'error' => null];
         }
-        if (preg_match(self::MERCHANT_KEY_PATTERN, $typed) !== 1) {
-            return ['value' => $saved, 'error' => $translate('Merchant key: enter the whole key your Crypto Checkout operator issued for your wallet; it starts with ccm_ and has no spaces. The saved key was kept.', [])];
+        if (!SettingsRules::isMerchantKey($typed)) {
+            return ['value' => $saved, 'error' => $translate('Merchant key: enter the whole key as your Crypto Checkout operator issued it (ccm_…), without spaces. The saved key was kept.', [])];
         }
 
         return ['value' => $typed, 'error' => null];
-    }
-
-    /** The saved merchant key as the settings page may show it: its first and last four characters, or ''. */
-    public static function maskedMerchantKey(string $key): string
-    {
-        return $key === '' ? '' : substr($key, 0, 4) . '…' . substr($key, -4);
     }
 }

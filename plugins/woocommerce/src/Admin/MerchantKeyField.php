@@ -7,20 +7,23 @@ namespace CryptoCheckout\WooCommerce\Admin;
 defined('ABSPATH') || exit;
 
 use CryptoCheckout\WooCommerce\Gateway\Gateway;
+use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\SettingsRules;
 
 /**
  * The merchant key setting (docs/refunds.md, "Credentials"): the `ccm_…` key the Crypto Checkout
- * operator issues for the shop's wallet, which refunds need. It is a secret, so it is never written
- * back in full: the settings form shows an empty password field with the key's first and last
- * characters as its placeholder (an empty field keeps the saved key; a box removes it), and the REST
- * API shows the same masked form, which written back keeps the saved key too.
+ * operator issues for the shop's wallet (or the operator token), which refunds need; its shape and
+ * its masked form are the kernel's (SettingsRules::isMerchantKey(), maskedMerchantKey()). It is a
+ * secret, so it is never written back in full: the settings form shows an empty password field
+ * with the key's first and last characters as its placeholder (an empty field keeps the saved key;
+ * a box removes it), and the REST API shows the same masked form, which written back keeps the
+ * saved key too.
  */
 final class MerchantKeyField
 {
     public const KEY = 'merchant_key';
     /** The form's "remove the saved key" box: the field's name with this suffix. */
     public const REMOVE_SUFFIX = '_remove';
-    /** In a masked key, between its first and last characters; never part of a real key. */
+    /** In a masked key (SettingsRules::maskedMerchantKey()), between its first and last characters; never part of a real key. */
     private const ELLIPSIS = '…';
 
     private function __construct()
@@ -33,7 +36,7 @@ final class MerchantKeyField
         return [
             'title' => __('Merchant key', 'cryptocheckout-for-woocommerce'),
             'type' => 'password',
-            'description' => __('For refunds from the order screen: the merchant key (it starts with ccm_) your Crypto Checkout operator issued for your wallet address. Leave the field empty to keep the saved key.', 'cryptocheckout-for-woocommerce'),
+            'description' => __('For refunds from the order screen: the merchant key for your wallet address, as your Crypto Checkout operator issued it (ccm_…). Leave the field empty to keep the saved key.', 'cryptocheckout-for-woocommerce'),
             'default' => '',
             'placeholder' => 'ccm_…',
         ];
@@ -48,22 +51,19 @@ final class MerchantKeyField
     /** What is wrong with a key that is not empty, or null. */
     public static function problem(string $key): ?string
     {
-        if (preg_match('/\A[\x21-\x7e]{8,512}\z/', $key) === 1) {
+        if (SettingsRules::isMerchantKey($key)) {
             return null;
         }
-        return __('Merchant key: paste the key your Crypto Checkout operator issued (it starts with ccm_): one word of letters, digits, "_" and "-", without spaces. The saved key was kept.', 'cryptocheckout-for-woocommerce');
+        return __('Merchant key: paste the key as your Crypto Checkout operator issued it (ccm_…): one word of at least 24 characters, without spaces. The saved key was kept.', 'cryptocheckout-for-woocommerce');
     }
 
     /** The key as shown back: its first four and last four characters, or nothing. */
     public static function mask(string $key): string
     {
-        if ($key === '') {
-            return '';
-        }
-        return strlen($key) <= 12 ? str_repeat('•', 8) : substr($key, 0, 4) . self::ELLIPSIS . substr($key, -4);
+        return SettingsRules::maskedMerchantKey($key);
     }
 
-    /** True when $value is what mask() shows, not a key (a form or REST client writing back what it read). */
+    /** True when $value is what mask() shows (or earlier versions showed: bullets), not a key (a form or REST client writing back what it read). */
     public static function isMasked(string $value): bool
     {
         return strpos($value, self::ELLIPSIS) !== false || strpos($value, '•') !== false;

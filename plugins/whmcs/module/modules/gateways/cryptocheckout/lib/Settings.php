@@ -66,14 +66,15 @@ final class Settings
 
     /**
      * What is wrong with the merchant key, for the settings page; null when it is empty (refunds
-     * are then refused with a message saying where to set it) or one word as the operator issues it.
+     * are then refused with a message saying where to set it) or has a shape the service accepts
+     * (the kernel's SettingsRules::isMerchantKey()).
      */
     public function merchantKeyProblem(): ?string
     {
-        if ($this->merchantKey === '' || preg_match('/\A[\x21-\x7e]+\z/', $this->merchantKey) === 1) {
+        if ($this->merchantKey === '' || SettingsRules::isMerchantKey($this->merchantKey)) {
             return null;
         }
-        return 'Merchant key: it must be one word without spaces, as your Crypto Checkout operator issued it (ccm_…). Copy it again.';
+        return 'Merchant key: it must be one word without spaces, at least 24 characters, as your Crypto Checkout operator issued it (ccm_…). Copy it again.';
     }
 
     /** The module's single web entry point (the WHMCS callback file). */
