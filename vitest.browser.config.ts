@@ -8,6 +8,8 @@ export default defineConfig({
   test: {
     include: ['test/browser/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
+    // No browser or server a test started may outlive the run.
+    globalSetup: ['./scripts/process-guard.ts'],
     // One browser at a time: the machines are small and the tests share screenshots.
     fileParallelism: false,
     reporters: ['default', ['json', { outputFile: 'test-results/vitest-browser.json' }]],

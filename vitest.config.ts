@@ -14,9 +14,10 @@ export default defineConfig({
       'plugins/*/src/**/*.test.ts',
       'plugins/*/tests/**/*.test.ts',
       'test/**/*.test.ts',
+      'scripts/**/*.test.ts',
     ],
     exclude: ['**/node_modules/**', '**/dist/**', 'test/browser/**'],
-    globalSetup: ['./scripts/working-tree-guard.ts'],
+    globalSetup: ['./scripts/working-tree-guard.ts', './scripts/process-guard.ts'],
     // Two files at a time on two cores (vitest's default is one less than the cores): most of a
     // PHP test's time is one core running WordPress while the other waits on HTTP.
     maxWorkers: 2,

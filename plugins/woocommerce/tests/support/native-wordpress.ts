@@ -64,6 +64,35 @@ require __DIR__ . '/wp-load.php';
 eval(file_get_contents('php://input'));
 `;
 
+function signalGroup(pid: number | undefined, signal: NodeJS.Signals | 0): boolean {
+  if (pid === undefined) return false;
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false; // the group has ended
+  }
+}
+
+// The process groups of the servers this test process started and has not stopped. Should it end
+// without their afterAll (a crash, a worker torn down), they end with it.
+const runningGroups = new Set<number>();
+process.once('exit', () => {
+  for (const pid of runningGroups) signalGroup(pid, 'SIGKILL');
+});
+
+/** Resolves once no process of group `pid` is left (signal 0 to the group fails). */
+export async function waitForGroupEnd(pid: number | undefined): Promise<void> {
+  const deadline = Date.now() + EVENT_DEADLINE_MS;
+  while (signalGroup(pid, 0)) {
+    if (Date.now() > deadline) {
+      signalGroup(pid, 'SIGKILL');
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** `php -S` on a free loopback port serving `wordpressDir` with `workers` processes. */
 async function startPhpServer(
   php: string,
@@ -92,8 +121,13 @@ async function startPhpServer(
       cwd: wordpressDir,
       env: { ...process.env, PHP_CLI_SERVER_WORKERS: String(workers) },
       stdio: ['ignore', 'ignore', 'pipe'],
+      // A group of its own: `php -S` forks its workers, and a TERM to the parent alone leaves them
+      // running with nobody to stop them. The whole group is signalled instead.
+      detached: true,
     },
   );
+  const stopGroup = (signal: NodeJS.Signals) => signalGroup(child.pid, signal);
+  if (child.pid !== undefined) runningGroups.add(child.pid);
   let log = '';
   child.stderr?.on('data', (chunk) => {
     log += chunk;
@@ -106,18 +140,24 @@ async function startPhpServer(
     );
     if (answered) break;
     if (child.exitCode !== null || Date.now() > deadline) {
+      stopGroup('SIGKILL');
       throw new Error(`php -S on ${url} did not start:\n${log}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return {
     url,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    stop: async () => {
+      const exited =
+        child.exitCode !== null || child.signalCode !== null
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      stopGroup('SIGTERM');
+      await exited;
+      // The workers are the group's other members: wait until none is left.
+      await waitForGroupEnd(child.pid);
+      if (child.pid !== undefined) runningGroups.delete(child.pid);
+    },
   };
 }
 
