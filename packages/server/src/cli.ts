@@ -59,6 +59,8 @@ are forwarded to the merchant's wallet. See docs/deposit-mode.md.
   --deposit-factory <NET=0x…>  the network's DepositFactory    CRYPTOCHECKOUT_DEPOSIT_FACTORIES
   --sweeper-key-file <path>    key that pays forwards' gas     CRYPTOCHECKOUT_SWEEPER_KEY (the key itself)
   --sweeper-key <0x…>          the same, on the command line (other users can see it: prefer the file)
+  --forwarding-lease-ms <n>    how long a node that stopped    CRYPTOCHECKOUT_FORWARDING_LEASE_MS (60000)
+                               without a word keeps the right to send forwards (several nodes)
   cryptocheckout-server deploy-factory --help   deploys a DepositFactory and prints its address
   Networks: ${LIVE_NETWORKS.join(', ')}. Assets: ${LIVE_ASSETS.join(', ')}. Default token contracts:
 ${defaultTokenTable()
@@ -101,6 +103,11 @@ function numberOption(name: string, value: string | undefined): number | undefin
   const parsed = Number(value);
   if (!Number.isFinite(parsed)) throw new Error(`--${name} must be a number, not "${value}".`);
   return parsed;
+}
+
+/** The forwarding settings the command line set, if any. */
+function forwardingOption(leaseMs: number | undefined): { forwarding?: { leaseMs: number } } {
+  return leaseMs === undefined ? {} : { forwarding: { leaseMs } };
 }
 
 /** What live mode watches, or how to make it watch something. */
@@ -161,6 +168,7 @@ async function main(): Promise<void> {
       'deposit-factory': { type: 'string', multiple: true },
       'sweeper-key-file': { type: 'string' },
       'sweeper-key': { type: 'string' },
+      'forwarding-lease-ms': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -253,6 +261,12 @@ async function main(): Promise<void> {
         flag: values['sweeper-key'],
         env: env.CRYPTOCHECKOUT_SWEEPER_KEY,
       }),
+      ...forwardingOption(
+        numberOption(
+          'forwarding-lease-ms',
+          pick(values['forwarding-lease-ms'], 'CRYPTOCHECKOUT_FORWARDING_LEASE_MS'),
+        ),
+      ),
     },
     // JSON lines for log collectors; readable lines when a person watches the terminal.
     readableLogs: Boolean(process.stdout.isTTY) && env.CRYPTOCHECKOUT_LOG_FORMAT !== 'json',

@@ -73,6 +73,9 @@ async function startDepositProcess(dataDir: string, factory: string, sweeperKeyF
     `POLYGON=${factory}`,
     '--sweeper-key-file',
     sweeperKeyFile,
+    // A killed node's lease runs out in 2 s instead of a minute: the restart below waits for it.
+    '--forwarding-lease-ms',
+    '2000',
   ]);
   processes.push(started);
   return started;

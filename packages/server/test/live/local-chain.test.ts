@@ -230,6 +230,39 @@ describe('a transaction sent twice', () => {
     await chain.mine(1);
     expect(await client.getTransactionCount({ address: sender.address })).toBe(1);
   });
+
+  it('is taken again after a revert dropped the block that held it, and mined again, once', async () => {
+    const sender = privateKeyToAccount(keccak256(toHex('local-chain resend after revert test')));
+    await chain.fund(sender.address, 10n ** 18n, { mine: true });
+    const raw = await sender.signTransaction({
+      to: sender.address,
+      value: 1n,
+      nonce: 0,
+      gas: 21_000n,
+      maxFeePerGas: 10n ** 11n,
+      maxPriorityFeePerGas: 10n ** 9n,
+      chainId: 137,
+      type: 'eip1559',
+    });
+    const send = async () =>
+      (await (await rawRequest('eth_sendRawTransaction', [raw])).json()) as {
+        result?: Hex;
+        error?: { message: string };
+      };
+    expect((await send()).result).toBe(keccak256(raw));
+    const mark = await chain.mark();
+    await chain.mine(1);
+    expect(await client.getTransactionCount({ address: sender.address })).toBe(1);
+    await chain.revertTo(mark);
+    expect(await client.getTransactionCount({ address: sender.address })).toBe(0);
+    // Ganache still calls it pending but will never mine it; as a real node would, the proxy takes it.
+    expect((await send()).result).toBe(keccak256(raw));
+    expect((await send()).error?.message).toBe('already known');
+    await chain.mine(1);
+    expect(await client.getTransactionCount({ address: sender.address })).toBe(1);
+    await chain.mine(1);
+    expect(await client.getTransactionCount({ address: sender.address })).toBe(1);
+  });
 });
 
 describe('rpcDown and rpcUp', () => {

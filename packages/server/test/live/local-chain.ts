@@ -166,12 +166,24 @@ export async function startLocalChain(options: { chainId?: number } = {}): Promi
       }),
     );
   };
+  // The raw transactions the proxy passed on since the last revert (ganache's own pool forgets the
+  // rest on a revert, though it still answers for them).
+  const sentSinceRevert = new Set<Hex>();
   /** Whether `body` sends a raw transaction the node holds already (waiting or mined). */
   const knownTransaction = async (body: Buffer): Promise<boolean> => {
     if (!body.includes('"method":"eth_sendRawTransaction"')) return false;
     const request = JSON.parse(body.toString('utf8')) as { params?: [Hex] };
     if (Array.isArray(request) || !request.params) return false;
-    return (await rpc('eth_getTransactionByHash', [keccak256(request.params[0])]).catch(() => null)) !== null;
+    const hash = keccak256(request.params[0]);
+    const held = await rpc<{ blockNumber: Hex | null } | null>('eth_getTransactionByHash', [hash]).catch(
+      () => null,
+    );
+    // Ganache still calls a transaction "pending" after a revert dropped it from its pool and will
+    // never mine it; a real node would mine it again. Only one sent since the last revert is held.
+    if (held !== null && held.blockNumber !== null) return true; // mined
+    if (held !== null && sentSinceRevert.has(hash)) return true; // waiting in the pool
+    sentSinceRevert.add(hash); // about to be passed on
+    return false;
   };
   const forward = (incoming: IncomingMessage, body: Buffer, outgoing: ServerResponse) => {
     const upstream = httpRequest(
@@ -366,6 +378,7 @@ export async function startLocalChain(options: { chainId?: number } = {}): Promi
         }
         // The revert emptied the transaction pool.
         queued = [];
+        sentSinceRevert.clear();
         nextNonce = Number(BigInt(await rpc<Hex>('eth_getTransactionCount', [payer, 'latest'])));
       });
     },

@@ -200,6 +200,16 @@ describe('resolveEvmNetworks refuses wrong settings, naming the flag and the fix
     expect(errorOf({ rpcUrls: {}, maxBlockRange: 0 })).toContain('whole number from 1 to 100000');
     expect(errorOf({ rpcUrls: {}, maxBlockRange: 2.5 })).toContain('whole number from 1 to 100000');
   });
+
+  it('a forwarding lease out of range or shorter than two scans', () => {
+    expect(errorOf({ rpcUrls: {}, forwarding: { leaseMs: 500 } })).toContain(
+      '--forwarding-lease-ms must be a whole number from 1000 to 3600000 ms',
+    );
+    expect(errorOf({ rpcUrls: {}, pollIntervalMs: 2000, forwarding: { leaseMs: 3000 } })).toContain(
+      'at least twice --poll-interval-ms (2000)',
+    );
+    expect(() => resolveEvmNetworks({ rpcUrls: {}, forwarding: { leaseMs: 4000 } })).not.toThrow();
+  });
 });
 
 describe('defaultTokenTable', () => {

@@ -121,6 +121,16 @@ export function resolveEvmNetworks(options: LiveRailOptions): EvmNetworkConfig[]
   if (!Number.isInteger(maxBlockRange) || maxBlockRange < 1 || maxBlockRange > 100_000) {
     throw new Error(`--max-block-range must be a whole number from 1 to 100000, not ${maxBlockRange}.`);
   }
+  const leaseMs = options.forwarding?.leaseMs;
+  if (leaseMs !== undefined && (!Number.isInteger(leaseMs) || leaseMs < 1000 || leaseMs > 3_600_000)) {
+    throw new Error(`--forwarding-lease-ms must be a whole number from 1000 to 3600000 ms, not ${leaseMs}.`);
+  }
+  // The lease is renewed at every scan: one shorter than two scans could lapse while its node runs.
+  if (leaseMs !== undefined && leaseMs < 2 * pollIntervalMs) {
+    throw new Error(
+      `--forwarding-lease-ms (${leaseMs}) must be at least twice --poll-interval-ms (${pollIntervalMs}): a node renews its lease at every scan.`,
+    );
+  }
   for (const [label, map] of [
     ['--confirmations', options.confirmations],
     ['--chain-id', options.chainIds],
