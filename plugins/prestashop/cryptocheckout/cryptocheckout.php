@@ -15,6 +15,7 @@ use CryptoCheckout\PrestaShop\OrderStates;
 use CryptoCheckout\PrestaShop\PrestaShopOrderPort;
 use CryptoCheckout\PrestaShop\PrestaShopRefundPort;
 use CryptoCheckout\PrestaShop\PrestaShopSqlPort;
+use CryptoCheckout\PrestaShop\SchemaUpgrade;
 use CryptoCheckout\PrestaShop\Settings;
 use CryptoCheckout\PrestaShop\Vendor\Client\Exception\CryptoCheckoutException;
 use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\CheckoutLabels;
@@ -47,8 +48,8 @@ spl_autoload_register(static function ($class) {
 
 class Cryptocheckout extends PaymentModule
 {
-    /** Hooks the module works through; install() registers them all. */
-    const HOOKS = ['paymentOptions', 'displayPaymentReturn', 'displayOrderDetail', 'displayAdminOrderMainBottom', 'actionFrontControllerSetMedia', 'actionOrderSlipAdd'];
+    /** Hooks the module works through; install() and every upgrade register them all. */
+    const HOOKS = ['paymentOptions', 'displayPaymentReturn', 'displayOrderDetail', 'displayAdminOrderMainBottom', 'actionFrontControllerSetMedia', 'actionOrderSlipAdd', 'displayAdminAfterHeader'];
 
     /** Opening an order looks its open refunds up again, at most this often (seconds) and this many. */
     const REFUND_LOOKUP_SECONDS = 30;
@@ -90,6 +91,9 @@ class Cryptocheckout extends PaymentModule
         $this->confirmUninstall = $this->trans('Uninstall Crypto Checkout? Its checkouts and settings are kept for a reinstall unless you switched on "Delete data on uninstall".', [], 'Modules.Cryptocheckout.Admin');
         if ($this->id && $this->active && !Settings::isComplete()) {
             $this->warning = $this->trans('Enter the service URL and your wallet before taking crypto payments.', [], 'Modules.Cryptocheckout.Admin');
+        }
+        if ($this->id && SchemaUpgrade::problem() !== null) {
+            $this->warning = $this->upgradeProblem();
         }
     }
 
@@ -145,21 +149,72 @@ class Cryptocheckout extends PaymentModule
     }
 
     /**
-     * PrestaShop's install() enables the module too: the ledger is created here, and turning the
-     * module back on after an upgrade that could not move every checkout (PrestaShop turns it off
-     * then) moves the rest, or keeps it off and says why.
+     * PrestaShop's install() enables the module too: the storage is brought up here, and turning
+     * the module back on after an upgrade that could not move every checkout (PrestaShop turns it
+     * off then) moves the rest, or keeps it off and says why.
      */
     public function enable($force_all = false)
     {
-        return $this->installLedger() && parent::enable($force_all);
+        return $this->upgradeToCurrent() && parent::enable($force_all);
     }
 
     /**
-     * Creates the ledger and takes in the checkouts of the released versions' tables, on enable
-     * and on the upgrade to 1.3.0; the tables are dropped once every checkout is in the ledger.
-     * On a failure they stay and the reason is logged and shown (a new try adds nothing twice).
+     * The upgrade scripts' and enable()'s way to bring the storage to this version (SchemaUpgrade,
+     * one request at a time); a failure is logged and shown as PrestaShop shows a module's errors.
+     * @return bool
      */
-    public function installLedger()
+    public function upgradeToCurrent()
+    {
+        $problem = SchemaUpgrade::run($this);
+        if ($problem !== null) {
+            $this->_errors[] = $this->trans('Crypto Checkout could not move its checkouts to its new tables (%error%). Nothing was lost: the old tables are kept. Turn the module on again to retry.', ['%error%' => $problem], 'Modules.Cryptocheckout.Admin');
+        }
+
+        return $problem === null;
+    }
+
+    /**
+     * Whether the module's tables are those of this version: when they are behind (new files
+     * over an older version's database, however they arrived) the first request upgrades them
+     * (SchemaUpgrade). Every entry point asks before it touches the ledger.
+     * @return bool
+     */
+    public function storageReady($force = false)
+    {
+        return SchemaUpgrade::ready($this, $force);
+    }
+
+    /**
+     * Every step of the upgrade scripts, each safe to run again, in order: the hooks of this
+     * version, the settings of 1.3.0 (the display mode "embedded" is "modal"; the last webhook and
+     * the service check are the kernel's), then the ledger with the released versions' checkouts.
+     * Called by SchemaUpgrade under its lock.
+     * @throws RuntimeException what failed (nothing is dropped then)
+     */
+    public function upgradeStorage()
+    {
+        foreach (self::HOOKS as $hook) {
+            if (!$this->isRegisteredInHook($hook) && !$this->registerHook($hook)) {
+                throw new RuntimeException(sprintf('the hook %s could not be registered', $hook));
+            }
+        }
+        // SettingsRules reads the earlier name as today's (1.2.0 saved only "redirect" or "embedded").
+        $mode = Settings::get(Settings::DISPLAY_MODE);
+        if (SettingsRules::displayMode($mode) !== $mode) {
+            Configuration::updateValue(Settings::DISPLAY_MODE, SettingsRules::displayMode($mode));
+        }
+        Configuration::deleteByName('CRYPTOCHECKOUT_LAST_WEBHOOK');
+        Configuration::deleteByName('CRYPTOCHECKOUT_SERVICE_CHECK');
+        $this->moveToLedger();
+    }
+
+    /**
+     * Creates the ledger and takes in the checkouts of the released versions' tables; the tables
+     * are dropped once every checkout is in the ledger. On a failure they stay (SchemaUpgrade logs
+     * why; a new try adds nothing twice).
+     * @throws RuntimeException
+     */
+    private function moveToLedger()
     {
         $ledger = $this->kernel()->ledger();
         $sql = new PrestaShopSqlPort();
@@ -171,13 +226,33 @@ class Cryptocheckout extends PaymentModule
             }
             self::dropLegacyTables($sql);
         } catch (RuntimeException $exception) {
-            $this->kernel()->orders()->log('error', 'Moving the checkouts to the new tables failed: ' . $exception->getMessage());
-            $this->_errors[] = $this->trans('Crypto Checkout could not move its checkouts to its new tables (%error%). Nothing was lost: the old tables are kept. Turn the module on again to retry.', ['%error%' => $exception->getMessage()], 'Modules.Cryptocheckout.Admin');
+            throw new RuntimeException('Moving the checkouts to the new tables failed: ' . $exception->getMessage(), 0, $exception);
+        }
+    }
 
-            return false;
+    /**
+     * What the back office says while the tables are behind and the last try failed (the banner,
+     * the module list's warning, the configuration page).
+     * @return string HTML-escaped text
+     */
+    private function upgradeProblem()
+    {
+        $problem = SchemaUpgrade::problem();
+
+        return $this->trans('Crypto Checkout %version% could not bring its database tables up to date (%error%). Until it can, buyers are not offered Pay with crypto and payment notifications are answered "503, try again later"; the cron poll books the payments once the tables are ready. Fix the cause (Advanced Parameters > Logs), then open the configuration page of the module to try again at once; it also tries again by itself every minute.', ['%version%' => (string) $this->version, '%error%' => $problem === null ? '' : $problem['message']], 'Modules.Cryptocheckout.Admin');
+    }
+
+    /**
+     * The banner on every back office page (after the header) while the tables are behind and
+     * the last try failed; the page itself tries again when the last try is a minute old.
+     */
+    public function hookDisplayAdminAfterHeader($params)
+    {
+        if ($this->storageReady()) {
+            return '';
         }
 
-        return true;
+        return $this->displayError($this->upgradeProblem());
     }
 
     /**
@@ -256,6 +331,10 @@ class Cryptocheckout extends PaymentModule
         $domain = 'Modules.Cryptocheckout.Admin';
         $output = '';
         $values = null;
+        // Opening this page tries a failed upgrade again at once, and says why it still fails.
+        if (!$this->storageReady(true)) {
+            return $this->displayError($this->upgradeProblem());
+        }
         if (Tools::isSubmit('submitCryptocheckout')) {
             $token = (string) Tools::getValue('token', '');
             if ($token === '' || !hash_equals((string) Tools::getAdminTokenLite('AdminModules'), $token)) {
@@ -379,6 +458,9 @@ class Cryptocheckout extends PaymentModule
         if (!Validate::isLoadedObject($order) || $order->module !== $this->name) {
             return '';
         }
+        if (!$this->storageReady()) {
+            return $this->displayError($this->upgradeProblem());
+        }
         $admin = $this->translator('Modules.Cryptocheckout.Admin');
         $this->context->smarty->assign([
             'cryptocheckout_checkouts' => CheckoutLabels::rows($this->kernel()->checkouts((string) $order->id), time(), static function ($time) {
@@ -431,6 +513,12 @@ class Cryptocheckout extends PaymentModule
         }
         $domain = 'Modules.Cryptocheckout.Admin';
         $orders = $this->kernel()->orders();
+        if (!$this->storageReady()) {
+            $orders->log('error', 'A credit slip was made while the module\'s tables are not up to date; nothing was refunded in crypto.', ['order' => (string) $order->id]);
+            $this->flash('error', $this->plainText('Crypto Checkout could not refund the credit slip in crypto (%error%). Nothing was refunded in crypto.', ['%error%' => (string) (SchemaUpgrade::problem()['message'] ?? '')], $domain));
+
+            return;
+        }
         try {
             $slip = self::newestCreditSlip((int) $order->id);
             if ($slip === null) {
@@ -538,7 +626,11 @@ class Cryptocheckout extends PaymentModule
 
     public function hookPaymentOptions($params)
     {
-        if (!$this->active || !isset($params['cart']) || !$this->isCartPayable($params['cart'])) {
+        if (!$this->active || !isset($params['cart'])) {
+            return [];
+        }
+        // Tables behind and not brought up: no option (the banner and the log say why).
+        if (!$this->storageReady() || !$this->isCartPayable($params['cart'])) {
             return [];
         }
         $option = new PaymentOption();
@@ -643,7 +735,7 @@ class Cryptocheckout extends PaymentModule
     public function hookDisplayOrderDetail($params)
     {
         $order = $params['order'] ?? null;
-        if (!$this->active || !$order instanceof Order || $order->module !== $this->name) {
+        if (!$this->active || !$order instanceof Order || $order->module !== $this->name || !$this->storageReady()) {
             return '';
         }
         $status = $this->kernel()->buyerStatus((string) $order->id);

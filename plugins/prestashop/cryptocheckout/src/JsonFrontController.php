@@ -33,9 +33,32 @@ abstract class JsonFrontController extends \ModuleFrontController
         parent::init();
     }
 
+    /**
+     * Nothing runs on tables this version does not have: the first request after new files
+     * brings them up (SchemaUpgrade); while they cannot be, and on any failure of the request,
+     * the answer is 503 with Retry-After, never a 500 page: the service (when it retries), the
+     * cron line and the status box try again.
+     */
     public function postProcess()
     {
-        $this->reply = $this->reply();
+        /** @var \Cryptocheckout $module */
+        $module = $this->module;
+        if (!$module->storageReady()) {
+            $this->reply = self::unavailable('The module is bringing its database tables up to date; try again later.');
+
+            return;
+        }
+        try {
+            $this->reply = $this->reply();
+        } catch (\Throwable $failure) {
+            $module->kernel()->orders()->log('error', sprintf('The %s request failed: %s', (string) \Tools::getValue('controller'), $failure->getMessage()));
+            $this->reply = self::unavailable('The request could not be processed now; try again later.');
+        }
+    }
+
+    private static function unavailable(string $message): HttpReply
+    {
+        return HttpReply::error(503, 'unavailable', $message, null, ['Retry-After' => (string) SchemaUpgrade::RETRY_SECONDS]);
     }
 
     /** A JSON answer needs none of the page's variables, nor the theme's header hooks. */

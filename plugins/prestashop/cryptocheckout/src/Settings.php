@@ -49,7 +49,7 @@ final class Settings
      * Every key the module writes besides the form's, order state ids included; uninstall removes
      * them all. The merchant key is on the form too, but never shown back: see merchantKey().
      */
-    public const OTHER_KEYS = [self::POLL_TOKEN, self::LAST_POLL, self::MERCHANT_KEY, OrderStates::AWAITING, OrderStates::UNDERPAID, OrderStates::REVIEW];
+    public const OTHER_KEYS = [self::POLL_TOKEN, self::LAST_POLL, self::MERCHANT_KEY, OrderStates::AWAITING, OrderStates::UNDERPAID, OrderStates::REVIEW, SchemaUpgrade::VERSION_KEY, SchemaUpgrade::PROBLEM_KEY];
 
     private function __construct()
     {

@@ -10,14 +10,15 @@ if (!defined('_PS_VERSION_')) {
 }
 
 /**
- * 1.4.0 refunds credit slips in crypto: it listens to actionOrderSlipAdd (install() registers it on
- * a new shop) and keeps its refunds in the ledger's refund table, which the kernel creates on first
- * use (Ledger::install() is safe to run again, so it is created here at once).
+ * 1.4.0 refunds credit slips in crypto: it listens to actionOrderSlipAdd, keeps its refunds in the
+ * ledger's refund table, and shows a banner (displayAdminAfterHeader) while its tables are behind.
+ * Every step is Cryptocheckout::upgradeStorage(), safe to run again, which the module also runs
+ * itself on the first request that finds its tables behind (SchemaUpgrade).
  *
  * @param Cryptocheckout $module
  * @return bool
  */
 function upgrade_module_1_4_0($module)
 {
-    return $module->registerHook('actionOrderSlipAdd') && $module->installLedger();
+    return $module->upgradeToCurrent();
 }

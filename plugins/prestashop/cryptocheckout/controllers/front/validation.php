@@ -28,6 +28,11 @@ class CryptocheckoutValidationModuleFrontController extends ModuleFrontControlle
 {
     public function postProcess()
     {
+        // Tables behind that the first request could not bring up: no order is placed (the
+        // payment option is hidden meanwhile; a page opened before still posts here).
+        if (!$this->module->storageReady()) {
+            throw new PrestaShopException($this->trans('This payment method is not available.', [], 'Modules.Cryptocheckout.Shop'));
+        }
         // The retry link names an existing order with its secure key.
         $order = Tools::getIsset('id_order') ? $this->module->orderFromLink() : $this->orderFromCart();
         if ($order === null) {
