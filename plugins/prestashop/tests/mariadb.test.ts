@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   findDebianPhp,
@@ -5,6 +7,7 @@ import {
   mariaDbUnavailable,
   phpCliJson,
   phpString,
+  runPhpCli,
   runPhpCliSync,
   startMariaDb,
 } from '@cryptocheckout/php-testkit';
@@ -19,9 +22,11 @@ import {
   expectRefusedThenCompleted,
   expectUpgradeFrom10,
   expectUpgradeFrom12,
+  LAYOUT_1_2_PHP,
   LEDGER_PHP,
   QUOTING_PHP,
   REFUSE_TRIGGER_MARIADB,
+  ROWS_1_2_PHP,
   refuseOrder3,
   type UpgradeResult,
   upgradeFromRelease,
@@ -58,14 +63,25 @@ afterAll(async () => {
  * the module's classes are loaded; returns the JSON it prints.
  */
 function run(code: string): unknown {
-  const database = `module_${++databases}`;
+  return phpCliJson(runPhpCliSync(php, script(`module_${++databases}`, true, code)));
+}
+
+/**
+ * The PHP script of run(): on database `database` of the server, created with PrestaShop's
+ * tables when `create`, else as an earlier script left it (several processes may share it).
+ */
+function script(database: string, create: boolean, code: string): string {
   const prelude = `<?php
 error_reporting(E_ALL);
 set_error_handler(static function (int $severity, string $message, string $file, int $line): bool {
     throw new ErrorException($message, 0, $severity, $file, $line);
 });
-$admin = new PDO(${phpString(mariadb.dsn)}, ${phpString(mariadb.user)}, ${phpString(mariadb.password)});
-$admin->exec('CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4');
+${
+  create
+    ? `$admin = new PDO(${phpString(mariadb.dsn)}, ${phpString(mariadb.user)}, ${phpString(mariadb.password)});
+$admin->exec('CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4');`
+    : ''
+}
 $GLOBALS['HARNESS'] = [
     'db' => ${phpString(mariadb.dsn.replace(`dbname=${mariadb.database}`, `dbname=${database}`))},
     'db_user' => ${phpString(mariadb.user)},
@@ -89,10 +105,10 @@ foreach ([
     'CREATE TABLE ps_hook_module (id_module INT(10) UNSIGNED NOT NULL, id_shop INT(11) UNSIGNED NOT NULL DEFAULT 1, id_hook INT(10) UNSIGNED NOT NULL, position TINYINT(2) UNSIGNED NOT NULL, PRIMARY KEY (id_module, id_hook, id_shop), KEY id_hook (id_hook), KEY id_module (id_module), KEY position (id_shop, position)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4',
     'CREATE TABLE ps_log (id_log INT(10) UNSIGNED NOT NULL AUTO_INCREMENT, severity TINYINT(1) NOT NULL, error_code INT(11), message TEXT NOT NULL, object_type VARCHAR(32), object_id INT(10) UNSIGNED, date_add DATETIME NOT NULL, PRIMARY KEY (id_log)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4',
 ] as $table) {
-    Db::getInstance()->execute($table);
+    ${create ? 'Db::getInstance()->execute($table);' : ''}
 }
 `;
-  return phpCliJson(runPhpCliSync(php, prelude + code));
+  return prelude + code;
 }
 
 const install = LEDGER_PHP;
@@ -202,6 +218,94 @@ echo json_encode([
     expectRefusedThenCompleted(
       run(upgradeFromRelease('1.2.0', refuseOrder3(REFUSE_TRIGGER_MARIADB))) as UpgradeResult,
     );
+  });
+
+  it('brings 1.2.0 tables up once when several first requests come at the same moment (new files, ps_module still 1.2.0)', async () => {
+    const database = `module_${++databases}`;
+    const barrier = mkdtempSync(join(tmpdir(), 'cc-prestashop-barrier-'));
+    const requests = 6;
+    try {
+      // The shop as 1.2.0 left it, and this version's files: no upgrade script ran (PrestaShop
+      // 8.1.2's upload read the old class's version; see SchemaUpgrade).
+      phpCliJson(
+        runPhpCliSync(
+          php,
+          script(
+            database,
+            true,
+            `
+Db::getInstance()->insert('module', ['name' => 'cryptocheckout', 'active' => 1, 'version' => '1.2.0']);
+Configuration::updateValue('CRYPTOCHECKOUT_SERVICE_URL', 'https://pay.example.com');
+Configuration::updateValue('CRYPTOCHECKOUT_DISPLAY_MODE', 'embedded');
+${LAYOUT_1_2_PHP}${ROWS_1_2_PHP}
+echo json_encode(true);`,
+          ),
+        ),
+      );
+      // Each process is a first request to the webhook controller, all let go at once; creating a
+      // table takes 0.2 s, so without the lock every one of them would upgrade. A GET is answered
+      // 405 once the tables are up (nothing is looked up), 503 while they are not.
+      const request = (i: number) =>
+        script(
+          database,
+          false,
+          `
+$GLOBALS['HARNESS']['slow_ddl'] = 200000;
+touch(${phpString(barrier)} . '/ready-${i}');
+for ($wait = 0; $wait < 1000 && count(glob(${phpString(barrier)} . '/ready-*')) < ${requests}; $wait++) {
+    usleep(10000);
+}
+require_once ${phpString(join(copy.modulesDir, 'cryptocheckout/controllers/front/webhook.php'))};
+$_SERVER['REQUEST_METHOD'] = 'GET';
+$_SERVER['REMOTE_ADDR'] = '127.0.0.1';
+$_GET = ['fc' => 'module', 'module' => 'cryptocheckout', 'controller' => 'webhook'];
+ob_start();
+try {
+    (new CryptocheckoutWebhookModuleFrontController())->run();
+} catch (HarnessExit $exit) {
+}
+$body = ob_get_clean();
+echo json_encode(['status' => http_response_code(), 'error' => json_decode($body, true)['error']['code'] ?? $body]);`,
+        );
+      const answers = (
+        await Promise.all(Array.from({ length: requests }, (_, i) => runPhpCli(php, request(i))))
+      ).map((answer) => phpCliJson(answer));
+      expect(answers).toEqual(
+        Array.from({ length: requests }, () => ({ status: 405, error: 'method_not_allowed' })),
+      );
+      const state = phpCliJson(
+        runPhpCliSync(
+          php,
+          script(
+            database,
+            false,
+            `
+$db = Db::getInstance();
+echo json_encode([
+    'version' => $db->getValue("SELECT version FROM ps_module WHERE name = 'cryptocheckout'"),
+    'schema' => Configuration::get('CRYPTOCHECKOUT_SCHEMA_VERSION'),
+    'checkouts' => (int) $db->getValue('SELECT COUNT(*) FROM ps_cryptocheckout_checkouts'),
+    'legacyTables' => count($db->executeS("SHOW TABLES LIKE 'ps_cryptocheckout_c%'")),
+    'hooks' => (int) $db->getValue('SELECT COUNT(*) FROM ps_hook_module'),
+    'upgrades' => (int) $db->getValue("SELECT COUNT(*) FROM ps_log WHERE message LIKE 'Crypto Checkout: The module''s tables and hooks are up to date for version 1.4.0%'"),
+    'errors' => array_column($db->executeS('SELECT message FROM ps_log WHERE severity = 3'), 'message'),
+]);`,
+          ),
+        ),
+      );
+      expect(state).toEqual({
+        version: '1.4.0',
+        schema: '1.4.0',
+        checkouts: 6,
+        // ps_cryptocheckout_checkouts only: 1.2.0's checkout and claim tables are gone.
+        legacyTables: 1,
+        hooks: 7,
+        upgrades: 1,
+        errors: [],
+      });
+    } finally {
+      rmSync(barrier, { recursive: true, force: true });
+    }
   });
 
   it('reads orders, payments, states and notes with the queries the module sends', () => {

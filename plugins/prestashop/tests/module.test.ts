@@ -63,7 +63,7 @@ describeEachPhp(
 $module = Module::getInstanceByName('cryptocheckout');
 $installed = $module->install();
 $hooks = [];
-foreach (['paymentOptions', 'displayPaymentReturn', 'displayOrderDetail', 'displayAdminOrderMainBottom', 'actionFrontControllerSetMedia', 'actionOrderSlipAdd'] as $hook) {
+foreach (['paymentOptions', 'displayPaymentReturn', 'displayOrderDetail', 'displayAdminOrderMainBottom', 'actionFrontControllerSetMedia', 'actionOrderSlipAdd', 'displayAdminAfterHeader'] as $hook) {
     $hooks[$hook] = $module->isRegisteredInHook($hook);
 }
 $states = [];
@@ -111,6 +111,7 @@ echo json_encode([
 ]);`);
         expect(result.installed).toBe(true);
         expect(Object.values(result.hooks as Record<string, boolean>)).toEqual([
+          true,
           true,
           true,
           true,
@@ -187,7 +188,7 @@ echo json_encode([
             ran: ['1.1.0', '1.3.0', '1.4.0'],
           },
           states: 3,
-          hooks: 6,
+          hooks: 7,
           version: '1.4.0',
         });
       });

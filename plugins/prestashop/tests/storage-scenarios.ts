@@ -513,7 +513,9 @@ export function expectRefusedThenCompleted(result: UpgradeResult): void {
   });
   expect(refused.errors.join(' ')).toContain('refused by the test');
   expect(refused.errors.join(' ')).toContain('the old tables are kept. Turn the module on again to retry.');
-  expect(refused.logged['3']).toContain('Crypto Checkout: Moving the checkouts to the new tables failed:');
+  expect(refused.logged['3']).toContain(
+    "Crypto Checkout: The module's tables could not be brought up to date for version 1.4.0: Moving the checkouts to the new tables failed:",
+  );
   expect(refused.logged['3']).toContain('refused by the test');
   expect(refused).toMatchObject({ enabledWhileRefused: false, activeWhileRefused: 0 });
   // Turning it on again moved the rest: nothing left to upgrade, everything in the ledger.

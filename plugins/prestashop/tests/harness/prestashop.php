@@ -27,6 +27,8 @@
 
 define('_PS_VERSION_', '8.1.2');
 define('_DB_PREFIX_', 'ps_');
+// As config/parameters.php's database_name: the DSN's dbname on MySQL, the file's name on SQLite.
+define('_DB_NAME_', preg_match('/dbname=([^;]+)/', (string) $GLOBALS['HARNESS']['db'], $harnessDbName) ? $harnessDbName[1] : basename((string) $GLOBALS['HARNESS']['db']));
 define('_MYSQL_ENGINE_', 'InnoDB');
 define('_COOKIE_KEY_', 'harness-cookie-key');
 define('__PS_BASE_URI__', '/');
@@ -164,6 +166,8 @@ class Db
         $sql = preg_replace('/\bINSERT\s+IGNORE\b/i', 'INSERT OR IGNORE', $sql);
         $sql = preg_replace('/\bNOW\(\)/i', "datetime('now')", $sql);
         $sql = preg_replace('/^\s*SHOW\s+TABLES\s+LIKE\s+/i', "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE ", $sql);
+        // MySQL's named locks: SQLite lets one writer at a time anyway, so a lock is always granted.
+        $sql = preg_replace('/\b(?:GET_LOCK|RELEASE_LOCK)\s*\([^)]*\)/i', '1', $sql);
 
         return $sql;
     }
@@ -186,6 +190,10 @@ class Db
 
     public function execute($sql, $use_cache = true)
     {
+        // A test that races first requests widens the window: each CREATE TABLE waits this long (µs).
+        if (!empty($GLOBALS['HARNESS']['slow_ddl']) && preg_match('/^\s*CREATE\s+TABLE/i', (string) $sql)) {
+            usleep((int) $GLOBALS['HARNESS']['slow_ddl']);
+        }
         $this->affected = $this->run(function () use ($sql) {
             return $this->pdo->exec($this->dialect($sql));
         });
@@ -426,7 +434,12 @@ class Configuration
         return $db->insert('configuration', ['name' => pSQL($key), 'value' => pSQL($value, true), 'date_add' => $now, 'date_upd' => $now], true);
     }
 
-    public static function updateGlobalValue($key, $values, $html = false)
+    public static function getGlobalValue($key, $idLang = null)
+    {
+        return self::get($key, $idLang);
+    }
+
+        public static function updateGlobalValue($key, $values, $html = false)
     {
         return self::updateValue($key, $values, $html);
     }
@@ -1755,6 +1768,12 @@ class Module
         $upgrade['success'] = $upgrade['success'] && $this->_errors === [];
 
         return $upgrade;
+    }
+
+    /** As PrestaShop 8.1.2's Module::upgradeModuleVersion(): the installed version in ps_module. */
+    public static function upgradeModuleVersion($name, $version)
+    {
+        return Db::getInstance()->execute('UPDATE `' . _DB_PREFIX_ . "module` SET `version` = '" . pSQL($version) . "' WHERE `name` = '" . pSQL($name) . "'");
     }
 
     public function enable($force_all = false)

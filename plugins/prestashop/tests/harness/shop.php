@@ -218,6 +218,12 @@ final class HarnessShop
             // PrestaShop answers an uncaught PrestaShopException with its error page.
             http_response_code(500);
             echo 'PrestaShopException: ' . $exception->getMessage();
+        } catch (Throwable $exception) {
+            // Any other uncaught exception is a fatal error: PHP's server answers 500 (a real
+            // 8.1.2 shop under php -S answered a module's PDOException so), not the 200 php-wasm
+            // would report.
+            http_response_code(500);
+            echo 'Fatal error: Uncaught ' . get_class($exception) . ': ' . $exception->getMessage();
         }
     }
 }
