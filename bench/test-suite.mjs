@@ -9,7 +9,15 @@
 //   RUNS=1 LOAD=0 node bench/test-suite.mjs   one run on an idle machine
 //   COMMIT=<rev> RUNS=1 node bench/test-suite.mjs   an earlier commit, for a before/after figure
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +43,30 @@ function startLoad(count) {
   return () => {
     for (const child of children) child.kill('SIGKILL');
   };
+}
+
+/**
+ * The processes the run left behind: those started by a test run (their environment carries the
+ * mark scripts/process-guard.ts sets) or working in the clone. Reads /proc; none elsewhere.
+ */
+function processesLeft(clone) {
+  if (!existsSync('/proc/self/environ')) return [];
+  const left = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const environment = readFileSync(`/proc/${entry}/environ`, 'utf8');
+      const cwd = readlinkSync(`/proc/${entry}/cwd`);
+      if (/^State:\s+Z/m.test(readFileSync(`/proc/${entry}/status`, 'utf8'))) continue;
+      if (environment.includes('CRYPTOCHECKOUT_TEST_RUN=') || cwd.startsWith(clone)) {
+        const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').trim();
+        left.push(`${entry} ${command.slice(0, 160)}`);
+      }
+    } catch {
+      // ended meanwhile, or not ours to read
+    }
+  }
+  return left;
 }
 
 /** Runs a command in `cwd`, its output to `log`; prints the lines that say where it is. */
@@ -97,18 +129,22 @@ for (let index = 1; index <= runs; index += 1) {
       file.assertionResults.filter((test) => test.status === 'failed').map((test) => test.fullName),
     ),
     log,
+    left: processesLeft(clone),
   };
   results.push(result);
-  say(`run ${index}: ${seconds(wallMs)}, exit ${code}, ${result.tests} tests, ${result.failed} failed`);
+  say(
+    `run ${index}: ${seconds(wallMs)}, exit ${code}, ${result.tests} tests, ${result.failed} failed, ${result.left.length} processes left`,
+  );
   for (const name of result.failures) say(`  failed: ${name}`);
+  for (const line of result.left) say(`  left running: ${line}`);
 }
 
 say(`npm test on ${commit}, ${load} CPU-bound process${load === 1 ? '' : 'es'} beside it:`);
-say('  run   wall time   tests   failed   exit');
+say('  run   wall time   tests   failed   exit   processes left');
 for (const result of results) {
   say(
-    `  ${String(result.run).padStart(3)}   ${seconds(result.wallMs).padStart(9)}   ${String(result.tests).padStart(5)}   ${String(result.failed).padStart(6)}   ${String(result.exitCode).padStart(4)}`,
+    `  ${String(result.run).padStart(3)}   ${seconds(result.wallMs).padStart(9)}   ${String(result.tests).padStart(5)}   ${String(result.failed).padStart(6)}   ${String(result.exitCode).padStart(4)}   ${String(result.left.length).padStart(14)}`,
   );
 }
 say(`logs: ${work}`);
-process.exit(results.every((result) => result.exitCode === 0) ? 0 : 1);
+process.exit(results.every((result) => result.exitCode === 0 && result.left.length === 0) ? 0 : 1);
