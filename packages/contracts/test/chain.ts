@@ -44,7 +44,11 @@ export async function startTestChain(): Promise<TestChain> {
     chain: { chainId: 137, hardfork: 'shanghai' },
     wallet: { accounts: names.map((name) => ({ secretKey: keyOf(name), balance: toHex(10n ** 22n) })) },
   });
-  const transport = custom(provider as unknown as { request(args: unknown): Promise<unknown> });
+  // No retries: the node is in this process, and viem's first try of eth_fillTransaction (which
+  // ganache lacks) would otherwise be retried for 4 s before each transaction falls back.
+  const transport = custom(provider as unknown as { request(args: unknown): Promise<unknown> }, {
+    retryCount: 0,
+  });
   const client = createPublicClient({ transport, pollingInterval: 10 });
   const wallet = (account: Account) => createWalletClient({ account, transport });
   const receipt = async (hash: Hex) => {
