@@ -40,6 +40,7 @@ const PUBLIC_API = [
   'customerSchema',
   'decideReconciliation',
   'decimalPlaces',
+  'decimalInputSchema',
   'decimalStringSchema',
   'describeJsonType',
   'decimalToScaled',

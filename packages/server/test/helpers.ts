@@ -31,8 +31,12 @@ export function manualClock(start = '2026-11-01T10:00:00.000Z') {
 export interface TestServer extends RunningServer {
   dataDir: string;
   client: ReturnType<typeof createCheckoutClient>;
-  post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; json: any }>;
-  get(path: string): Promise<{ status: number; json: any }>;
+  post(
+    path: string,
+    body: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; json: any; headers: Headers }>;
+  get(path: string): Promise<{ status: number; json: any; headers: Headers }>;
   restart(overrides?: ServerOptions): Promise<TestServer>;
   dispose(): Promise<void>;
 }
@@ -65,7 +69,7 @@ export async function startTestServer(options: ServerOptions = {}, dataDir?: str
     } catch {
       json = text;
     }
-    return { status: response.status, json };
+    return { status: response.status, json, headers: response.headers };
   };
   const testServer: TestServer = Object.assign(Object.create(null), server, {
     dataDir: directory,

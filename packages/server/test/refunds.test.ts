@@ -51,6 +51,8 @@ describe('creating refunds', () => {
       payment_request: null,
     });
     expect(inFiat.json.data.claim_url).toMatch(new RegExp(`^${server.url}/refund/[A-Za-z0-9_-]{43}$`));
+    // The creation answer carries the claim link: no cache may keep it, as with the refund detail.
+    expect(inFiat.headers.get('cache-control')).toBe('no-store');
 
     const tooMuch = await createRefund(server, {
       transaction_code: code,
@@ -251,6 +253,7 @@ describe('claiming and paying a refund', () => {
       AS_OPERATOR,
     );
     expect(cancelled.json.data).toMatchObject({ status: 'cancelled' });
+    expect(cancelled.headers.get('cache-control')).toBe('no-store');
     expect(cancelled.json.data.history.at(-1).note).toContain('wrong amount');
     const noKey = await server.post(`/api/refunds/${first.refund_id}/cancel`, {});
     expect(noKey.status).toBe(401);

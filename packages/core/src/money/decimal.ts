@@ -7,7 +7,7 @@ const PLAIN_DECIMAL = /^(\d+)(?:\.(\d+))?$/;
 const CANONICAL_DECIMAL = /^(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/;
 const EXPONENT_FORM = /^(\d+)(?:\.(\d+))?e([+-]?\d+)$/i;
 /** Integer digits an amount may have: far above any real order, far below float trouble. */
-const MAX_INTEGER_DIGITS = 15;
+export const MAX_INTEGER_DIGITS = 15;
 
 /**
  * Turns a JSON number or a numeric string into a canonical non-negative decimal string

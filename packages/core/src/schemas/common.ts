@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decimalPlaces, parseDecimal } from '../money/decimal.js';
+import { decimalPlaces, MAX_INTEGER_DIGITS, parseDecimal } from '../money/decimal.js';
 
 /** Every state a transaction can be in; `settled` is terminal. */
 export const TRANSACTION_STATUSES = ['pending', 'processing', 'underpaid', 'settled', 'expired'] as const;
@@ -69,6 +69,15 @@ export const usdAmountSchema = z
 export const decimalStringSchema = z
   .string()
   .regex(/^(0|[1-9]\d*)(\.\d+)?$/, { error: 'must be a decimal string like "12.5"' });
+
+/**
+ * An amount a client sends as a decimal string: canonical, with at most {@link MAX_INTEGER_DIGITS}
+ * digits before the point, the most the service's exact arithmetic takes (docs/api.md "Amounts").
+ */
+export const decimalInputSchema = decimalStringSchema.refine(
+  (value) => value.split('.')[0]!.length <= MAX_INTEGER_DIGITS,
+  { error: `must have at most ${MAX_INTEGER_DIGITS} digits before the decimal point` },
+);
 
 /** Printable characters only: no control characters, no line breaks. */
 export const printableText = (maximum: number) =>

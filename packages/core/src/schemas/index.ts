@@ -7,6 +7,7 @@ export {
   customerSchema,
 } from './checkout.js';
 export {
+  decimalInputSchema,
   decimalStringSchema,
   describeJsonType,
   FINAL_STATUSES,

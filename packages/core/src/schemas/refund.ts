@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  decimalInputSchema,
   decimalStringSchema,
   httpUrlSchema,
   isoDateTimeSchema,
@@ -36,7 +37,7 @@ export const refundIdSchema = requiredString('refund_id').regex(UUID_SHAPE, {
  */
 export const refundCreateRequestSchema = z.object({
   transaction_code: transactionCodeSchema,
-  amount: requiredString('amount', ', a decimal string such as "12.50"').pipe(decimalStringSchema),
+  amount: requiredString('amount', ', a decimal string such as "12.50"').pipe(decimalInputSchema),
   currency: requiredString(
     'currency',
     ': the order\'s fiat currency ("EUR") or the paid asset ("USDC")',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decimalStringSchema, transactionCodeSchema } from './common.js';
+import { decimalInputSchema, transactionCodeSchema } from './common.js';
 
 /** How much a simulated payment sends, relative to what is due. */
 export const SANDBOX_PAYMENT_SIZES = ['full', 'partial', 'over'] as const;
@@ -12,7 +12,7 @@ export const sandboxPaymentRequestSchema = z.object({
   transaction_code: transactionCodeSchema,
   payment_method: z.string().regex(/^[a-z0-9_]{1,64}$/, { error: 'payment_method must be a rail slug' }),
   size: z.enum(SANDBOX_PAYMENT_SIZES).default('full'),
-  amount_usd: decimalStringSchema.optional(),
+  amount_usd: decimalInputSchema.optional(),
   confirmed: z.boolean().default(true),
 });
 export type SandboxPaymentRequest = z.input<typeof sandboxPaymentRequestSchema>;

@@ -5,6 +5,7 @@ import {
   divideDecimals,
   fiatMinorUnits,
   getAsset,
+  MoneyError,
   multiplyDecimals,
   parseDecimal,
   subtractDecimalsAtLeastZero,
@@ -53,6 +54,29 @@ export function refundableOf(
   return subtractDecimalsAtLeastZero(received, promised);
 }
 
+/**
+ * `fiatAmount` of the order's currency in the asset, rounded down. An amount so large that its
+ * value overflows the exact arithmetic is no refund any order could have: a 400 naming `amount`.
+ */
+function convertedFromFiat(
+  fiatAmount: string,
+  row: TransactionRow,
+  usdPerUnit: string,
+  decimals: number,
+): string {
+  try {
+    const usd = multiplyDecimals(fiatAmount, row.usd_rate, 12, 'down');
+    return parseDecimal(divideDecimals(usd, usdPerUnit, decimals, 'down'));
+  } catch (error) {
+    if (!(error instanceof MoneyError)) throw error;
+    throw new ServiceProblem(
+      'invalid_request',
+      `amount ${fiatAmount} ${row.fiat_currency} is far more than any order received; ask at most what the order was paid.`,
+      'amount',
+    );
+  }
+}
+
 /** A refund request's amount as the exact asset amount to send, with the fiat amount when it was asked in fiat. */
 export interface RefundAmount {
   amount: string;
@@ -89,11 +113,7 @@ export function refundAmountOf(
         'amount',
       );
     }
-    const usd = multiplyDecimals(asked.amount, row.usd_rate, 12, 'down');
-    result = {
-      amount: parseDecimal(divideDecimals(usd, usdPerUnit, decimals, 'down')),
-      fiatAmount: asked.amount,
-    };
+    result = { amount: convertedFromFiat(asked.amount, row, usdPerUnit, decimals), fiatAmount: asked.amount };
   } else {
     throw new ServiceProblem(
       'invalid_request',

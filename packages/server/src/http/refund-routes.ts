@@ -84,6 +84,8 @@ export function registerRefundRoutes(app: FastifyInstance, deps: RefundRouteDepe
     async (request, reply) => {
       const actor = await keys.authenticate(request.headers.authorization);
       const refund = await refunds.create(actor, request.body);
+      // The answer carries the claim link, which only the buyer should follow: no cache keeps it.
+      reply.header('cache-control', 'no-store');
       return sendSuccess(reply, refund, refund.created ? 201 : 200);
     },
   );
@@ -101,6 +103,7 @@ export function registerRefundRoutes(app: FastifyInstance, deps: RefundRouteDepe
     },
     async (request, reply) => {
       const actor = await keys.authenticate(request.headers.authorization);
+      reply.header('cache-control', 'no-store');
       return sendSuccess(reply, await refunds.cancel(actor, request.params.refund_id, request.body?.reason));
     },
   );
