@@ -74,7 +74,7 @@ class Cryptocheckout extends PaymentModule
     {
         $this->name = 'cryptocheckout';
         $this->tab = 'payments_gateways';
-        $this->version = '1.4.0';
+        $this->version = '1.4.1';
         $this->author = 'Crypto Checkout';
         $this->need_instance = 0;
         // PrestaShop 8.0 and 8.1 only: the module has not been run on PrestaShop 9.

@@ -287,15 +287,15 @@ echo json_encode([
     'checkouts' => (int) $db->getValue('SELECT COUNT(*) FROM ps_cryptocheckout_checkouts'),
     'legacyTables' => count($db->executeS("SHOW TABLES LIKE 'ps_cryptocheckout_c%'")),
     'hooks' => (int) $db->getValue('SELECT COUNT(*) FROM ps_hook_module'),
-    'upgrades' => (int) $db->getValue("SELECT COUNT(*) FROM ps_log WHERE message LIKE 'Crypto Checkout: The module''s tables and hooks are up to date for version 1.4.0%'"),
+    'upgrades' => (int) $db->getValue("SELECT COUNT(*) FROM ps_log WHERE message LIKE 'Crypto Checkout: The module''s tables and hooks are up to date for version 1.4.1%'"),
     'errors' => array_column($db->executeS('SELECT message FROM ps_log WHERE severity = 3'), 'message'),
 ]);`,
           ),
         ),
       );
       expect(state).toEqual({
-        version: '1.4.0',
-        schema: '1.4.0',
+        version: '1.4.1',
+        schema: '1.4.1',
         checkouts: 6,
         // ps_cryptocheckout_checkouts only: 1.2.0's checkout and claim tables are gone.
         legacyTables: 1,

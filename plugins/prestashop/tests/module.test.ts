@@ -24,10 +24,12 @@ import {
   expectUpgradeFrom10,
   expectUpgradeFrom12,
   LAYOUT_1_2_PHP,
+  LEDGER_ROWS_PHP,
   QUOTING_PHP,
   REFUSE_TRIGGER_SQLITE,
   ROWS_1_2_PHP,
   refuseOrder3,
+  shopAt140,
   type UpgradeResult,
   upgradeFromRelease,
 } from './storage-scenarios.js';
@@ -151,7 +153,7 @@ echo json_encode([
         expect(result.moduleStates).toBe(3);
         expect(result.token).toBe(48);
         expect(result).toMatchObject({
-          version: '1.4.0',
+          version: '1.4.1',
           tab: 'payments_gateways',
           controllers: ['validation', 'webhook', 'status', 'poll'],
           compliancy: { min: '8.0.0', max: '8.99.99' },
@@ -183,14 +185,60 @@ echo json_encode([
         expect(result).toEqual({
           upgrade: {
             success: true,
-            upgraded_to: '1.4.0',
+            upgraded_to: '1.4.1',
             version_fail: null,
-            ran: ['1.1.0', '1.3.0', '1.4.0'],
+            ran: ['1.1.0', '1.3.0', '1.4.0', '1.4.1'],
           },
           states: 3,
           hooks: 7,
-          version: '1.4.0',
+          version: '1.4.1',
         });
+      });
+
+      it("upgrades a 1.4.0 shop to 1.4.1's files: only upgrade-1.4.1.php runs, the banner's hook is added, 1.4.1 recorded, no row of the ledger changes", async () => {
+        // The released 1.4.0 recorded no completed upgrade; these files built as 1.4.0 recorded '1.4.0'.
+        for (const marker of [null, '1.4.0'] as const) {
+          const db = `module-${version}-${++databases}.sqlite`;
+          const before = await run(
+            `${installAndConfigure(service.url)}${shopAt140(marker)}${LEDGER_ROWS_PHP}echo json_encode($ledgerRows());`,
+            db,
+          );
+          expect(Object.values(before).map((rows) => (rows as unknown[]).length)).toEqual([2, 2, 1]);
+          const result = await run(
+            `${LEDGER_ROWS_PHP}
+$upgrade = Module::getInstanceByName('cryptocheckout')->runUpgrades();
+$module = Module::getInstanceByName('cryptocheckout');
+echo json_encode([
+    'upgrade' => $upgrade,
+    'errors' => $module->getErrors(),
+    'version' => Db::getInstance()->getValue("SELECT version FROM ps_module WHERE name = 'cryptocheckout'"),
+    'schema' => Configuration::getGlobalValue('CRYPTOCHECKOUT_SCHEMA_VERSION'),
+    'hooks' => (int) Db::getInstance()->getValue('SELECT COUNT(*) FROM ps_hook_module WHERE id_module = ' . (int) $module->id),
+    'banner' => $module->isRegisteredInHook('displayAdminAfterHeader'),
+    'service' => Configuration::get('CRYPTOCHECKOUT_SERVICE_URL'),
+    'rows' => $ledgerRows(),
+    'logged' => array_column(Db::getInstance()->executeS('SELECT message FROM ps_log ORDER BY id_log'), 'message'),
+    'again' => upgrade_module_1_4_1($module),
+    'rowsAgain' => $ledgerRows(),
+]);`,
+            db,
+          );
+          expect(result, `marker ${marker ?? 'absent'}`).toEqual({
+            upgrade: { success: true, upgraded_to: '1.4.1', version_fail: null, ran: ['1.4.1'] },
+            errors: [],
+            version: '1.4.1',
+            schema: '1.4.1',
+            hooks: 7,
+            banner: true,
+            service: service.url,
+            rows: before,
+            logged: [
+              "Crypto Checkout: The module's tables and hooks are up to date for version 1.4.1 (the shop had 1.4.0).",
+            ],
+            again: true,
+            rowsAgain: before,
+          });
+        }
       });
 
       it('upgrades in place from 1.0.1: every checkout of its one-row-per-order table into the ledger, open orders still watched, paid ones still paid', async () => {

@@ -256,6 +256,49 @@ Db::getInstance()->insert('cryptocheckout_claim', ['id_order' => 7, 'claim' => '
 `;
 
 /**
+ * PHP: the shop as the released 1.4.0 left it, once $module is installed and configured with these
+ * files (the ledger's tables are 1.4.0's): order 1 has an open checkout, order 2 a paid one (its
+ * state recorded) and a refund waiting for the buyer's address; the module is on 1.4.0's hooks
+ * (no displayAdminAfterHeader: 1.4.0 had no banner), ps_module says 1.4.0, the log is empty.
+ * `marker` is the record of a completed upgrade: the released 1.4.0 kept none; these files
+ * built as 1.4.0, before the bump, recorded '1.4.0'.
+ */
+export function shopAt140(marker: '1.4.0' | null): string {
+  return `
+$ledger = $module->kernel()->ledger();
+$now = time();
+foreach ([['1', 'dddddddd-0000-4000-8000-000000000001'], ['2', 'dddddddd-0000-4000-8000-000000000002']] as [$idOrder, $code]) {
+    $ledger->add($idOrder, CryptoCheckout\\PrestaShop\\Vendor\\Client\\Kernel\\StoredCheckout::fromArray([
+        'transaction_code' => $code, 'checkout_url' => 'https://pay.example.com/pay/' . $code,
+        'service_url' => 'https://pay.example.com', 'fiat_amount' => '25.00', 'fiat_currency' => 'EUR', 'wallet_address' => ${phpString(WALLET)},
+        'wallet_currency' => 'USDC', 'wallet_network' => 'POLYGON', 'created_at' => $now - 3600, 'expires_at' => $now,
+    ]));
+}
+$ledger->recordState('2', 'paid');
+$ledger->refunds()->add(CryptoCheckout\\PrestaShop\\Vendor\\Client\\Kernel\\RefundRecord::fromArray([
+    'refund_id' => 'eeeeeeee-0000-4000-8000-000000000001', 'order_id' => '2', 'transaction_code' => 'dddddddd-0000-4000-8000-000000000002',
+    'platform_refund_id' => '1', 'service_url' => 'https://pay.example.com', 'amount' => '5.40', 'asset' => 'USDC', 'network' => 'POLYGON',
+    'fiat_amount' => '5.00', 'fiat_currency' => 'EUR', 'status' => 'awaiting_address', 'created_at' => $now - 60,
+]));
+$module->unregisterHook('displayAdminAfterHeader');
+${marker === null ? "Configuration::deleteByName('CRYPTOCHECKOUT_SCHEMA_VERSION');" : `Configuration::updateGlobalValue('CRYPTOCHECKOUT_SCHEMA_VERSION', ${phpString(marker)});`}
+Db::getInstance()->update('module', ['version' => '1.4.0'], "name = 'cryptocheckout'");
+Db::getInstance()->execute('DELETE FROM ' . _DB_PREFIX_ . 'log');
+`;
+}
+
+/** PHP: $ledgerRows(), every row of the ledger's checkouts, orders and refunds (not its throttle counters). */
+export const LEDGER_ROWS_PHP = `
+$ledgerRows = function () {
+    $rows = [];
+    foreach (['cryptocheckout_checkouts', 'cryptocheckout_orders', 'cryptocheckout_refunds'] as $table) {
+        $rows[$table] = Db::getInstance()->executeS('SELECT * FROM ' . _DB_PREFIX_ . $table . ' ORDER BY 1');
+    }
+    return $rows;
+};
+`;
+
+/**
  * PHP: the shop as release $release left it (its module row, settings, tables and rows, no ledger),
  * then PrestaShop's upgrade run; prints the ledger, the poll's due list, what is left of the old
  * tables, the upgrade step run a second time, and its ledger again.
@@ -349,11 +392,11 @@ export interface UpgradeResult {
 function expectCompleted(result: UpgradeResult, ran: string[]): void {
   expect(result.upgrade).toEqual({
     success: true,
-    upgraded_to: ran.length === 0 ? null : '1.4.0',
+    upgraded_to: ran.length === 0 ? null : '1.4.1',
     version_fail: null,
     ran,
   });
-  expect(result.version).toBe('1.4.0');
+  expect(result.version).toBe('1.4.1');
   expect(result.active).toBe(1);
   expect(result.errors).toEqual([]);
   // The old tables are gone once every checkout arrived.
@@ -369,7 +412,7 @@ const checkoutsOf = (dump: Dump, id: number) => dump.orders[String(id)]!.checkou
 const dueOrders = (dump: Dump) => [...new Set(dump.due.map(([id]) => id))].sort();
 
 export function expectUpgradeFrom10(result: UpgradeResult): void {
-  expectCompleted(result, ['1.1.0', '1.3.0', '1.4.0']);
+  expectCompleted(result, ['1.1.0', '1.3.0', '1.4.0', '1.4.1']);
   expect(result.before).toEqual({ cryptocheckout_transaction: 6 });
   const { first, now } = result;
   const recent = now - 600;
@@ -419,7 +462,7 @@ export function expectUpgradeFrom10(result: UpgradeResult): void {
   expect(dueOrders(first)).toEqual(['1', '2', '4', '5']);
 }
 
-export function expectUpgradeFrom12(result: UpgradeResult, ran = ['1.3.0', '1.4.0']): void {
+export function expectUpgradeFrom12(result: UpgradeResult, ran = ['1.3.0', '1.4.0', '1.4.1']): void {
   expectCompleted(result, ran);
   expect(result.before).toEqual({ cryptocheckout_checkout: 6, cryptocheckout_claim: 1 });
   const { first, now } = result;
@@ -507,14 +550,14 @@ export function expectRefusedThenCompleted(result: UpgradeResult): void {
   // The release's tables are all there, with every row; PrestaShop turned the module off (and,
   // as 8.1 does, recorded the new version anyway, so no upload runs the script again).
   expect(refused).toMatchObject({
-    version: '1.4.0',
+    version: '1.4.1',
     active: 0,
     left: { cryptocheckout_checkout: 6, cryptocheckout_claim: 1 },
   });
   expect(refused.errors.join(' ')).toContain('refused by the test');
   expect(refused.errors.join(' ')).toContain('the old tables are kept. Turn the module on again to retry.');
   expect(refused.logged['3']).toContain(
-    "Crypto Checkout: The module's tables could not be brought up to date for version 1.4.0: Moving the checkouts to the new tables failed:",
+    "Crypto Checkout: The module's tables could not be brought up to date for version 1.4.1: Moving the checkouts to the new tables failed:",
   );
   expect(refused.logged['3']).toContain('refused by the test');
   expect(refused).toMatchObject({ enabledWhileRefused: false, activeWhileRefused: 0 });

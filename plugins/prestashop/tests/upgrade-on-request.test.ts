@@ -6,13 +6,20 @@ import {
 } from '@cryptocheckout/php-testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  installAndConfigure,
   type ModuleCopy,
   PRESTASHOP_PHP_VERSIONS,
   prepareModule,
   ShopBridge,
   WALLET,
 } from './harness/harness.js';
-import { LAYOUT_1_2_PHP, REFUSE_TRIGGER_SQLITE, ROWS_1_2_PHP } from './storage-scenarios.js';
+import {
+  LAYOUT_1_2_PHP,
+  LEDGER_ROWS_PHP,
+  REFUSE_TRIGGER_SQLITE,
+  ROWS_1_2_PHP,
+  shopAt140,
+} from './storage-scenarios.js';
 
 // New files over 1.2.0's database, with ps_module.version still 1.2.0: what PrestaShop 8.1.2
 // leaves when the zip is uploaded within OPcache's revalidate_freq (2 s) of a request that
@@ -20,7 +27,8 @@ import { LAYOUT_1_2_PHP, REFUSE_TRIGGER_SQLITE, ROWS_1_2_PHP } from './storage-s
 // the version from the class PHP has loaded, finds nothing to upgrade and runs no script), or
 // when the module's folder is replaced by hand. The module must bring its tables up on the first
 // request, once, and answer 503 (never 500) while it cannot. The reference server delivers real
-// webhooks to the harness shop's controllers.
+// webhooks to the harness shop's controllers. The same holds for 1.4.1's files over a 1.4.0 shop,
+// whose tables are already the ledger's: the first request records 1.4.1 and changes no row.
 
 const copy: ModuleCopy = await prepareModule();
 let service: SandboxService;
@@ -65,8 +73,9 @@ $state = [
     'legacyTables' => (int) Db::getInstance()->getValue("SELECT COUNT(*) FROM sqlite_master WHERE name IN ('ps_cryptocheckout_checkout', 'ps_cryptocheckout_claim')"),
     'hooks' => array_map(function ($hook) use ($module) { return $module->isRegisteredInHook($hook); }, ['actionOrderSlipAdd', 'displayAdminAfterHeader']),
     'display' => Configuration::get('CRYPTOCHECKOUT_DISPLAY_MODE'),
-    'upgradesLogged' => (int) Db::getInstance()->getValue("SELECT COUNT(*) FROM ps_log WHERE message LIKE 'Crypto Checkout: The module''s tables and hooks are up to date for version 1.4.0%'"),
+    'upgradesLogged' => (int) Db::getInstance()->getValue("SELECT COUNT(*) FROM ps_log WHERE message LIKE 'Crypto Checkout: The module''s tables and hooks are up to date for version 1.4.1%'"),
     'errorsLogged' => array_column(Db::getInstance()->executeS("SELECT message FROM ps_log WHERE severity = 3 ORDER BY id_log"), 'message'),
+    'infoLogged' => array_column(Db::getInstance()->executeS("SELECT message FROM ps_log WHERE severity = 1 ORDER BY id_log"), 'message'),
 ];
 `;
 
@@ -207,8 +216,8 @@ echo json_encode($state);`)) as Record<string, unknown>;
           C: { state: 'paid', payments: [c.transaction_code] },
         },
         // Recorded where PrestaShop looks, so its upgrade scripts do not run again.
-        version: '1.4.0',
-        schema: '1.4.0',
+        version: '1.4.1',
+        schema: '1.4.1',
         legacyTables: 0,
         hooks: [true, true],
         display: 'modal',
@@ -230,8 +239,8 @@ $state['options'] = array_map(function ($option) { return $option->toArray()['ca
 echo json_encode($state);`)) as Record<string, unknown>;
       expect(result).toMatchObject({
         options: ['Pay with crypto'],
-        version: '1.4.0',
-        schema: '1.4.0',
+        version: '1.4.1',
+        schema: '1.4.1',
         upgradesLogged: 1,
       });
     });
@@ -284,14 +293,14 @@ $state['warning'] = $module->warning;
 echo json_encode($state);`)) as Record<string, unknown> & { banner: string; errorsLogged: string[] };
       expect(failing).toMatchObject({ options: 0, version: '1.2.0', schema: false, upgradesLogged: 0 });
       expect(failing.banner).toContain(
-        'Crypto Checkout 1.4.0 could not bring its database tables up to date',
+        'Crypto Checkout 1.4.1 could not bring its database tables up to date',
       );
       expect(failing.banner).toContain('refused by the test');
       expect(failing.banner).toContain('alert-danger');
       expect(failing.warning).toContain('could not bring its database tables up to date');
       // Said once in the log, however many requests found it so.
       expect(failing.errorsLogged).toHaveLength(1);
-      expect(failing.errorsLogged[0]).toContain('could not be brought up to date for version 1.4.0');
+      expect(failing.errorsLogged[0]).toContain('could not be brought up to date for version 1.4.1');
 
       // The merchant removes the cause and opens the configuration page: it tries again at once.
       const fixed = (await bridge.runJson(`
@@ -303,8 +312,8 @@ $state['page'] = $page;
 $state['banner'] = Hook::exec('displayAdminAfterHeader', []);
 echo json_encode($state);`)) as Record<string, unknown> & { page: string };
       expect(fixed).toMatchObject({
-        version: '1.4.0',
-        schema: '1.4.0',
+        version: '1.4.1',
+        schema: '1.4.1',
         legacyTables: 0,
         banner: '',
         upgradesLogged: 1,
@@ -314,5 +323,78 @@ echo json_encode($state);`)) as Record<string, unknown> & { page: string };
       expect(after.status, after.body).toBe(200);
       expect(JSON.parse(after.body)).toMatchObject({ status: 'success', data: { result: 'ignored' } });
     });
+  });
+
+  describe(`PrestaShop module: 1.4.1's files over a 1.4.0 shop [PHP ${version}]`, () => {
+    const bridges: ShopBridge[] = [];
+
+    afterAll(async () => {
+      await Promise.all(bridges.map((bridge) => bridge.stop()));
+    });
+
+    // The released 1.4.0 recorded no completed upgrade; these files built as 1.4.0 recorded '1.4.0'.
+    for (const marker of [null, '1.4.0'] as const) {
+      it(`the first webhook records 1.4.1 (marker ${marker ?? 'absent'}), registers the banner's hook, keeps every checkout and refund`, async () => {
+        const bridge = new ShopBridge(
+          version,
+          copy.mounts,
+          `upgrade-140-${version}-${marker ?? 'none'}.sqlite`,
+        );
+        bridges.push(bridge);
+        await bridge.start();
+        const before = (await bridge.runJson(`${installAndConfigure(service.url)}
+${shopAt140(marker)}
+${LEDGER_ROWS_PHP}
+echo json_encode([
+    'rows' => $ledgerRows(),
+    'hooks' => array_map(function ($hook) use ($module) { return $module->isRegisteredInHook($hook); }, ['actionOrderSlipAdd', 'displayAdminAfterHeader']),
+]);`)) as { rows: Record<string, unknown[]>; hooks: boolean[] };
+        expect(before.hooks).toEqual([true, false]);
+        expect(Object.values(before.rows).map((rows) => rows.length)).toEqual([2, 2, 1]);
+
+        // A settlement of a transaction no order of this shop holds: the first request the new files serve.
+        const answer = await bridge.request('/module/cryptocheckout/webhook', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            event: 'transaction.settled',
+            transaction_code: 'cccccccc-0000-4000-8000-000000000098',
+            external_reference: 'XKBKNABJK',
+            fiat_amount: 25,
+            fiat_currency: 'EUR',
+            received_usd: 27.1,
+            wallet_address: WALLET,
+            wallet_currency: 'USDC',
+            wallet_network: 'POLYGON',
+            payout_dispatched: true,
+            timestamp: Math.floor(Date.now() / 1000),
+          }),
+        });
+        expect(answer.status, answer.body).toBe(200);
+        expect(JSON.parse(answer.body)).toMatchObject({ status: 'success', data: { result: 'ignored' } });
+
+        const after = (await bridge.runJson(`${UPGRADE_STATE_PHP}
+${LEDGER_ROWS_PHP}
+$state['rows'] = $ledgerRows();
+// Module Manager's Upgrade afterwards finds nothing to run: ps_module says 1.4.1 already.
+$state['upgrade'] = Module::getInstanceByName('cryptocheckout')->runUpgrades();
+echo json_encode($state);`)) as Record<string, unknown> & { infoLogged: string[] };
+        expect(after).toMatchObject({
+          version: '1.4.1',
+          schema: '1.4.1',
+          legacyTables: 0,
+          hooks: [true, true],
+          display: 'redirect',
+          upgradesLogged: 1,
+          errorsLogged: [],
+          rows: before.rows,
+          upgrade: { success: true, upgraded_to: null, version_fail: null, ran: [] },
+        });
+        expect(after.infoLogged.filter((message) => message.includes('up to date for version'))).toEqual([
+          "Crypto Checkout: The module's tables and hooks are up to date for version 1.4.1 (the shop had 1.4.0).",
+        ]);
+        expect(bridge.errors).toEqual([]);
+      });
+    }
   });
 }

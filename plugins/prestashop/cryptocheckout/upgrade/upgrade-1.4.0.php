@@ -10,10 +10,10 @@ if (!defined('_PS_VERSION_')) {
 }
 
 /**
- * 1.4.0 refunds credit slips in crypto: it listens to actionOrderSlipAdd, keeps its refunds in the
- * ledger's refund table, and shows a banner (displayAdminAfterHeader) while its tables are behind.
- * Every step is Cryptocheckout::upgradeStorage(), safe to run again, which the module also runs
- * itself on the first request that finds its tables behind (SchemaUpgrade).
+ * 1.4.0 refunds credit slips in crypto: it listens to actionOrderSlipAdd and keeps its refunds in
+ * the ledger's refund table. Every step is Cryptocheckout::upgradeStorage(), safe to run again,
+ * which the module also runs itself on the first request that finds its tables behind
+ * (SchemaUpgrade, from 1.4.1).
  *
  * @param Cryptocheckout $module
  * @return bool
