@@ -7,6 +7,7 @@ import { type ResolvedConfig, resolveConfig, type ServerOptions } from './config
 import { closeDatabase, openDatabase } from './db/database.js';
 import { MerchantKeyRepository } from './db/merchant-key-repository.js';
 import { CheckoutService } from './domain/checkout-service.js';
+import { FailedCredentials } from './domain/failed-credentials.js';
 import { MerchantKeys } from './domain/merchant-keys.js';
 import { OperatorRefunds } from './domain/operator-refunds.js';
 import { OperatorService } from './domain/operator-service.js';
@@ -97,12 +98,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     logger,
     publicUrl: () => publicUrl,
   });
+  const failedCredentials = new FailedCredentials(clock, logger);
   const refunds = {
     refunds: refundService,
     payments: new RefundPayments(refundService),
     claims: new RefundClaims(refundService),
     operatorRefunds: new OperatorRefunds(refundService, () => publicUrl),
-    keys: new MerchantKeys(new MerchantKeyRepository(db), operatorToken.token, clock),
+    keys: new MerchantKeys(new MerchantKeyRepository(db), operatorToken.token, clock, failedCredentials),
   };
   const app = await buildApp({
     refunds,
@@ -110,6 +112,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     service,
     operator,
     operatorToken: operatorToken.token,
+    failedCredentials,
     outbox,
     logger,
     version: VERSION,

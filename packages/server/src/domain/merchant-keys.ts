@@ -7,6 +7,7 @@ import {
 } from '@cryptocheckout/core';
 import type { MerchantKeyRepository, MerchantKeyRow } from '../db/merchant-key-repository.js';
 import { bearerMatches } from '../operator-token.js';
+import type { FailedCredentials } from './failed-credentials.js';
 import { ServiceProblem } from './service-problem.js';
 
 /** Who asks to create or cancel a refund: the operator, or a shop through the key it was issued. */
@@ -36,6 +37,7 @@ export class MerchantKeys {
     private readonly repository: MerchantKeyRepository,
     private readonly operatorToken: string,
     private readonly clock: () => Date,
+    private readonly failedCredentials: FailedCredentials,
   ) {}
 
   /**
@@ -43,11 +45,13 @@ export class MerchantKeys {
    * @throws ServiceProblem `unauthorized` without a header, or with a token that is neither the
    *   operator token nor a live merchant key.
    */
-  async authenticate(header: string | undefined): Promise<RefundActor> {
+  async authenticate(header: string | undefined, clientIp: string): Promise<RefundActor> {
+    this.failedCredentials.assertMayTry(clientIp);
     if (bearerMatches(header, this.operatorToken)) return { kind: 'operator' };
     const offered = /^Bearer\s+(ccm_[A-Za-z0-9_-]{20,100})\s*$/i.exec(header ?? '')?.[1];
     const row = offered ? await this.repository.byHash(hashOf(offered)) : undefined;
     if (!row || row.revoked_at !== null) {
+      if (header) this.failedCredentials.failed(clientIp, offered ? 'merchant key' : 'operator token');
       throw new ServiceProblem(
         'unauthorized',
         header

@@ -6,6 +6,7 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../config.js';
 import type { CheckoutService } from '../domain/checkout-service.js';
+import type { FailedCredentials } from '../domain/failed-credentials.js';
 import type { OperatorService } from '../domain/operator-service.js';
 import { defaultTokenTable } from '../rails/evm/evm-networks.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
@@ -45,7 +46,11 @@ export interface AppDependencies {
   operatorToken: string;
   outbox: WebhookOutbox;
   /** Refunds: the service, its payments, the operator's view, merchant keys. */
-  refunds: Omit<RefundRouteDependencies, 'operatorToken' | 'sandbox'> & { claims: RefundClaimPort };
+  refunds: Omit<RefundRouteDependencies, 'operatorToken' | 'sandbox' | 'failedCredentials'> & {
+    claims: RefundClaimPort;
+  };
+  /** Wrong operator tokens and merchant keys per client address. */
+  failedCredentials: FailedCredentials;
   logger: Logger;
   describeServer: () => object;
   version: string;
@@ -178,10 +183,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   if (deps.config.mode === 'sandbox') registerSandboxRoutes(app, deps.service, deps.outbox);
   registerPageRoutes(app, deps.service, deps.config, deps.clock);
   registerRefundPageRoutes(app, deps.refunds.claims, deps.clock);
-  registerOperatorRoutes(app, deps.operator, deps.operatorToken);
+  registerOperatorRoutes(app, deps.operator, deps.operatorToken, deps.failedCredentials);
   registerRefundRoutes(app, {
     ...deps.refunds,
     operatorToken: deps.operatorToken,
+    failedCredentials: deps.failedCredentials,
     sandbox: deps.config.mode === 'sandbox',
   });
   registerDashboardRoutes(app, deps.config.dashboardDir);

@@ -7,6 +7,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { FailedCredentials } from '../domain/failed-credentials.js';
 import type { OperatorService, TransactionFilter } from '../domain/operator-service.js';
 import { ServiceProblem } from '../domain/service-problem.js';
 import { sendSuccess } from './envelope.js';
@@ -87,9 +88,14 @@ const CSV_COLUMNS: Array<keyof OperatorTransactionSummary> = [
  * The operator API under `/api/operator/` (docs/operator-dashboard.md), behind
  * {@link requireOperatorToken}.
  */
-export function registerOperatorRoutes(app: FastifyInstance, operator: OperatorService, token: string): void {
+export function registerOperatorRoutes(
+  app: FastifyInstance,
+  operator: OperatorService,
+  token: string,
+  failedCredentials: FailedCredentials,
+): void {
   app.register(async (scope) => {
-    scope.addHook('onRequest', requireOperatorToken(token));
+    scope.addHook('onRequest', requireOperatorToken(token, failedCredentials));
     const api = scope.withTypeProvider<ZodTypeProvider>();
     const hidden = { hide: true };
 

@@ -14,6 +14,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { FailedCredentials } from '../domain/failed-credentials.js';
 import type { MerchantKeys } from '../domain/merchant-keys.js';
 import type { OperatorRefunds } from '../domain/operator-refunds.js';
 import type { RefundPayments } from '../domain/refund-payments.js';
@@ -29,6 +30,8 @@ export interface RefundRouteDependencies {
   operatorRefunds: OperatorRefunds;
   keys: MerchantKeys;
   operatorToken: string;
+  /** Wrong credentials per client address (operator token and merchant keys alike). */
+  failedCredentials: FailedCredentials;
   sandbox: boolean;
 }
 
@@ -82,7 +85,7 @@ export function registerRefundRoutes(app: FastifyInstance, deps: RefundRouteDepe
       },
     },
     async (request, reply) => {
-      const actor = await keys.authenticate(request.headers.authorization);
+      const actor = await keys.authenticate(request.headers.authorization, request.ip);
       const refund = await refunds.create(actor, request.body);
       // The answer carries the claim link, which only the buyer should follow: no cache keeps it.
       reply.header('cache-control', 'no-store');
@@ -102,7 +105,7 @@ export function registerRefundRoutes(app: FastifyInstance, deps: RefundRouteDepe
       },
     },
     async (request, reply) => {
-      const actor = await keys.authenticate(request.headers.authorization);
+      const actor = await keys.authenticate(request.headers.authorization, request.ip);
       reply.header('cache-control', 'no-store');
       return sendSuccess(reply, await refunds.cancel(actor, request.params.refund_id, request.body?.reason));
     },
@@ -155,7 +158,7 @@ export function registerRefundRoutes(app: FastifyInstance, deps: RefundRouteDepe
 /** `/api/operator/refunds…` and `/api/operator/merchant-keys…`, behind the operator token. */
 function registerOperatorRefundRoutes(app: FastifyInstance, deps: RefundRouteDependencies): void {
   app.register(async (scope) => {
-    scope.addHook('onRequest', requireOperatorToken(deps.operatorToken));
+    scope.addHook('onRequest', requireOperatorToken(deps.operatorToken, deps.failedCredentials));
     const api = scope.withTypeProvider<ZodTypeProvider>();
     const hidden = { hide: true };
     api.get(
