@@ -4,6 +4,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimited } from '../domain/new-hold-limits.js';
 import { ServiceProblem } from '../domain/service-problem.js';
 import { sendError } from './envelope.js';
+import { answeredWhileReceiving, drainRefusedBody } from './refused-body.js';
 import { RequestValidationError } from './validation.js';
 
 /** Largest request body accepted; a checkout body is well under 4 KiB. */
@@ -19,6 +20,11 @@ const CODE_OF_STATUS: Record<number, ErrorCode> = Object.fromEntries(
  * headers, a request that took too long) in the error envelope, then closes the connection.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  // A request answered early (a 413) whose body is still arriving has had its answer: cut it.
+  if (answeredWhileReceiving(socket)) {
+    socket.destroy();
+    return;
+  }
   const [status, reason, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? CLIENT_ERRORS.default!;
   answerOnSocket(socket, status, reason, code, message);
 }
@@ -101,6 +107,7 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   }
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      drainRefusedBody(request, reply);
       return sendError(
         reply,
         413,

@@ -10,6 +10,7 @@ import {
   resolveLanguage,
 } from '@cryptocheckout/pay-page';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { drainRefusedBody } from './refused-body.js';
 
 /** A claim code: 43 base64url characters, 256 random bits (docs/refunds.md). */
 export const CLAIM_CODE_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -67,6 +68,7 @@ export function registerRefundPageRoutes(
       const status = error.code === undefined ? undefined : FORM_ERROR_STATUS[error.code];
       // Anything else goes on to the server's own error handler.
       if (status === undefined) throw error;
+      if (status === 413) drainRefusedBody(request, reply);
       const code = claimCodeOf(request);
       const lang = languageOf(request);
       return sendPage(
