@@ -67,6 +67,11 @@ export interface RefundMessages {
   problemMismatch: string;
   problemNotConfirmed: string;
   problemAlreadyConfirmed: string;
+  /** Well-formed addresses that lose the refund: the zero address, a token contract, the service's own, the shop's. */
+  problemZeroAddress: string;
+  problemTokenContract: string;
+  problemServiceAddress: string;
+  problemShopWallet: string;
   problemOther: string;
 }
 
@@ -137,6 +142,14 @@ const en: RefundMessages = {
   problemMismatch: 'The two addresses differ. Enter the same address in both fields.',
   problemNotConfirmed: 'Tick the box to confirm that this is your address.',
   problemAlreadyConfirmed: 'An address is already confirmed for this refund; it cannot be changed.',
+  problemZeroAddress:
+    'This is the zero address: nothing sent there can ever be used. Enter your own wallet address on {network}.',
+  problemTokenContract:
+    'This is the address of a token contract, not a wallet: {asset} sent there is lost. Enter your own wallet address on {network}.',
+  problemServiceAddress:
+    'This is an address of the payment service, not your wallet: a refund sent there would be lost. Enter your own wallet address on {network}.',
+  problemShopWallet:
+    'This is the shop’s own wallet: the refund would go back to the shop. Enter your own wallet address on {network}.',
   problemOther: 'This address cannot be used. Copy the address again from your wallet.',
 };
 
@@ -217,6 +230,14 @@ const de: RefundMessages = {
   problemNotConfirmed: 'Setzen Sie das Häkchen, um zu bestätigen, dass dies Ihre Adresse ist.',
   problemAlreadyConfirmed:
     'Für diese Erstattung ist bereits eine Adresse bestätigt; sie kann nicht geändert werden.',
+  problemZeroAddress:
+    'Dies ist die Null-Adresse: Was dorthin gesendet wird, kann nie verwendet werden. Geben Sie Ihre eigene Wallet-Adresse im Netzwerk {network} ein.',
+  problemTokenContract:
+    'Dies ist die Adresse eines Token-Vertrags, keine Wallet: Dorthin gesendete {asset} gehen verloren. Geben Sie Ihre eigene Wallet-Adresse im Netzwerk {network} ein.',
+  problemServiceAddress:
+    'Dies ist eine Adresse des Zahlungsdienstes, nicht Ihre Wallet: Eine dorthin gesendete Erstattung ginge verloren. Geben Sie Ihre eigene Wallet-Adresse im Netzwerk {network} ein.',
+  problemShopWallet:
+    'Dies ist die Wallet des Shops: Die Erstattung ginge an den Shop zurück. Geben Sie Ihre eigene Wallet-Adresse im Netzwerk {network} ein.',
   problemOther:
     'Diese Adresse kann nicht verwendet werden. Kopieren Sie die Adresse erneut aus Ihrer Wallet.',
 };
@@ -294,6 +315,14 @@ const fr: RefundMessages = {
   problemNotConfirmed: 'Cochez la case pour confirmer qu’il s’agit de votre adresse.',
   problemAlreadyConfirmed:
     'Une adresse est déjà confirmée pour ce remboursement ; elle ne peut pas être modifiée.',
+  problemZeroAddress:
+    'C’est l’adresse zéro : rien de ce qui y est envoyé ne peut jamais être utilisé. Saisissez l’adresse de votre propre portefeuille sur {network}.',
+  problemTokenContract:
+    'C’est l’adresse d’un contrat de jeton, pas d’un portefeuille : les {asset} envoyés là sont perdus. Saisissez l’adresse de votre propre portefeuille sur {network}.',
+  problemServiceAddress:
+    'C’est une adresse du service de paiement, pas votre portefeuille : un remboursement envoyé là serait perdu. Saisissez l’adresse de votre propre portefeuille sur {network}.',
+  problemShopWallet:
+    'C’est le portefeuille de la boutique : le remboursement retournerait à la boutique. Saisissez l’adresse de votre propre portefeuille sur {network}.',
   problemOther:
     'Cette adresse ne peut pas être utilisée. Copiez à nouveau l’adresse depuis votre portefeuille.',
 };
@@ -368,6 +397,14 @@ const es: RefundMessages = {
   problemMismatch: 'Las dos direcciones no coinciden. Introduce la misma dirección en ambos campos.',
   problemNotConfirmed: 'Marca la casilla para confirmar que esta es tu dirección.',
   problemAlreadyConfirmed: 'Ya hay una dirección confirmada para este reembolso; no se puede cambiar.',
+  problemZeroAddress:
+    'Esta es la dirección cero: lo que se envía allí no se puede usar nunca. Introduce la dirección de tu propio monedero en {network}.',
+  problemTokenContract:
+    'Esta es la dirección de un contrato de token, no de un monedero: los {asset} enviados allí se pierden. Introduce la dirección de tu propio monedero en {network}.',
+  problemServiceAddress:
+    'Esta es una dirección del servicio de pago, no tu monedero: un reembolso enviado allí se perdería. Introduce la dirección de tu propio monedero en {network}.',
+  problemShopWallet:
+    'Este es el monedero de la tienda: el reembolso volvería a la tienda. Introduce la dirección de tu propio monedero en {network}.',
   problemOther: 'Esta dirección no se puede usar. Copia de nuevo la dirección desde tu monedero.',
 };
 

@@ -8,7 +8,9 @@ export type RefundClaimField = 'address' | 'address_again' | 'confirmed';
 /**
  * Why the claim form was shown again: an AddressProblemCode of `validateWalletAddress`, or
  * `mismatch` (the two entries differ), `not_confirmed` (the box was not ticked),
- * `already_confirmed` (an address was confirmed before). `message` is the English text shown for
+ * `already_confirmed` (an address was confirmed before), or a well-formed address the server refuses
+ * because the refund would be lost there: `zero_address`, `token_contract`, `service_address`
+ * (a deposit factory or deposit address of the service), `shop_wallet`. `message` is the English text shown for
  * a code this page does not know.
  */
 export interface RefundClaimProblem {
@@ -39,6 +41,10 @@ const PROBLEM_KEYS: Readonly<Record<string, ProblemKey>> = {
   mismatch: 'problemMismatch',
   not_confirmed: 'problemNotConfirmed',
   already_confirmed: 'problemAlreadyConfirmed',
+  zero_address: 'problemZeroAddress',
+  token_contract: 'problemTokenContract',
+  service_address: 'problemServiceAddress',
+  shop_wallet: 'problemShopWallet',
 };
 
 /**

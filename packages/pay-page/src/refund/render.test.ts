@@ -182,6 +182,28 @@ describe('renderRefundClaimPage: enter', () => {
     ).toBe('This is an address of another network. Enter an address on Polygon PoS.');
   });
 
+  it('words the refusals of addresses that would lose the refund in every language, with the network and asset', () => {
+    const codes = ['zero_address', 'token_contract', 'service_address', 'shop_wallet'];
+    for (const lang of SUPPORTED_LANGUAGES) {
+      const seen = new Set<string>();
+      for (const code of codes) {
+        const message = render({ lang, problem: { field: 'address', code } }).text(
+          `#${REFUND_IDS.addressError}`,
+        );
+        expect(message, `${lang} ${code}`).not.toBe(REFUND_MESSAGES[lang].problemOther);
+        expect(message, `${lang} ${code}`).toContain('Polygon PoS');
+        expect(message, `${lang} ${code}`).not.toMatch(/\{\w+\}/);
+        seen.add(message);
+      }
+      expect(seen.size, lang).toBe(codes.length);
+    }
+    expect(
+      render({ problem: { field: 'address', code: 'token_contract' } }).text(`#${REFUND_IDS.addressError}`),
+    ).toBe(
+      'This is the address of a token contract, not a wallet: USDC sent there is lost. Enter your own wallet address on Polygon PoS.',
+    );
+  });
+
   it('escapes the order reference and the shop domain everywhere', () => {
     const { doc, page } = render({
       view: view({ externalReference: HOSTILE, merchantDomain: HOSTILE }),

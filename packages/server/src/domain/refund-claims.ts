@@ -3,12 +3,17 @@ import type { RefundClaimView } from '@cryptocheckout/pay-page';
 import type { RefundRow } from '../db/refund-repository.js';
 import type { TransactionRow } from '../db/transaction-repository.js';
 import { MAX_WRITE_ATTEMPTS } from './contention.js';
+import { RefundAddressCheck, type RefundAddressRefusal } from './refund-addresses.js';
 import type { RefundService } from './refund-service.js';
 import { ServiceProblem } from './service-problem.js';
 
 /** The buyer's side of a refund: found by its claim code, given an address once (docs/refunds.md). */
 export class RefundClaims {
-  constructor(private readonly refunds: RefundService) {}
+  private readonly addresses: RefundAddressCheck;
+
+  constructor(private readonly refunds: RefundService) {
+    this.addresses = new RefundAddressCheck(refunds.deps.db, refunds.deps.config);
+  }
 
   /** The refund a claim code names, brought up to date; undefined for an unknown code. */
   async byClaim(claimCode: string): Promise<{ refund: RefundRow; transaction: TransactionRow } | undefined> {
@@ -41,6 +46,19 @@ export class RefundClaims {
       txUrl: this.refunds.links(refund).txUrl,
       mode: this.refunds.deps.config.mode,
     };
+  }
+
+  /**
+   * Why a well-formed address cannot take this refund (the zero address, a token contract, an
+   * address of this service, the shop's own wallet); undefined when it can, or for an unknown code.
+   */
+  async addressRefusal(claimCode: string, address: string): Promise<RefundAddressRefusal | undefined> {
+    const claimed = await this.byClaim(claimCode);
+    if (!claimed) return undefined;
+    return this.addresses.refusal(
+      { network: claimed.refund.network, shopWallet: claimed.transaction.wallet_address },
+      address,
+    );
   }
 
   /** Stores the buyer's confirmed address, only while the refund awaits one: it never changes afterwards. */

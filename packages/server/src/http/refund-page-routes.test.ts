@@ -39,6 +39,8 @@ class MemoryClaims implements RefundClaimPort {
   /** The next view() answers this instead: a page read just before another tab confirmed. */
   staleNext: RefundClaimView | undefined;
   failing = false;
+  /** Addresses the service refuses, with the problem code it gives. */
+  readonly refused = new Map<string, string>();
 
   async view(code: string): Promise<RefundClaimView | undefined> {
     if (this.failing) throw new Error('database down');
@@ -46,6 +48,10 @@ class MemoryClaims implements RefundClaimPort {
     this.staleNext = undefined;
     const view = stale ?? this.views.get(code);
     return view && { ...view };
+  }
+
+  async addressRefusal(_code: string, address: string) {
+    return this.refused.get(address);
   }
 
   async confirmAddress(code: string, address: string) {
@@ -254,6 +260,30 @@ describe('POST /refund/<claim code>', () => {
       'This is an address of another network. Enter an address on Polygon PoS.',
     );
     expect(claims.confirmations).toEqual([]);
+  });
+
+  it('refuses an address the service knows would lose the refund, at the check and at the confirm step, with the reason', async () => {
+    const zero = `0x${'0'.repeat(40)}`;
+    claims.refused.set(zero, 'zero_address');
+    claims.refused.set(OTHER_ADDRESS, 'token_contract');
+    const checked = await postForm({ step: 'check', address: zero, address_again: zero });
+    expect(checked.status).toBe(200);
+    expect(textOf(checked.body, 'cc-refund-address-error')).toBe(
+      'This is the zero address: nothing sent there can ever be used. Enter your own wallet address on Polygon PoS.',
+    );
+    expect(checked.body).not.toContain('name="confirmed"');
+    // The review step is skipped by a crafted post: the confirm step checks again.
+    const confirmed = await postForm(
+      { step: 'confirm', address: OTHER_ADDRESS.toLowerCase(), confirmed: 'yes' },
+      `/refund/${CODE}?lang=de`,
+    );
+    expect(confirmed.status).toBe(200);
+    expect(textOf(confirmed.body, 'cc-refund-address-error')).toContain('Token-Vertrags');
+    expect(claims.confirmations).toEqual([]);
+    expect(claims.views.get(CODE)!.status).toBe('awaiting_address');
+    // Any other address goes on as before.
+    const review = await postForm({ step: 'check', address: ADDRESS, address_again: ADDRESS });
+    expect(textOf(review.body, 'cc-refund-review-address')).toBe(ADDRESS);
   });
 
   it('after the claim deadline, redirects to the page showing the claim expired', async () => {

@@ -29,6 +29,11 @@ export interface RefundClaimPort {
     claimCode: string,
     address: string,
   ): Promise<'confirmed' | 'not_awaiting_address' | 'not_found'>;
+  /**
+   * Why a well-formed (canonical) address cannot take the refund, as a problem code the page
+   * words (`zero_address`, `token_contract`, `service_address`, `shop_wallet`); undefined when it can.
+   */
+  addressRefusal(claimCode: string, address: string): Promise<string | undefined>;
 }
 
 // Framework errors of a form post that are the sender's fault, answered with a page, not JSON.
@@ -128,6 +133,12 @@ export function registerRefundPageRoutes(
               : { field: 'address_again' as const, code: second.code, message: second.message };
             return sendPage(reply, 200, renderRefundClaimPage({ ...page, step: 'enter', entered, problem }));
           }
+          // Well-formed but lost once sent (the zero address, a token contract, the service's own).
+          const refusal = await claims.addressRefusal(code, first.address);
+          if (refusal !== undefined) {
+            const problem = { field: 'address' as const, code: refusal };
+            return sendPage(reply, 200, renderRefundClaimPage({ ...page, step: 'enter', entered, problem }));
+          }
           return sendPage(
             reply,
             200,
@@ -140,6 +151,13 @@ export function registerRefundPageRoutes(
           const checked = validateWalletAddress(view.network, address);
           if (!checked.valid) {
             const problem = { field: 'address' as const, code: checked.code, message: checked.message };
+            const entered = { address, addressAgain: '' };
+            return sendPage(reply, 200, renderRefundClaimPage({ ...page, step: 'enter', entered, problem }));
+          }
+          // Checked again here: a post may skip the review step.
+          const refusal = await claims.addressRefusal(code, checked.address);
+          if (refusal !== undefined) {
+            const problem = { field: 'address' as const, code: refusal };
             const entered = { address, addressAgain: '' };
             return sendPage(reply, 200, renderRefundClaimPage({ ...page, step: 'enter', entered, problem }));
           }
