@@ -27,7 +27,7 @@ async function ask(path: string, client: string, token: string, body?: unknown) 
   return {
     status: response.status,
     retryAfter: response.headers.get('retry-after'),
-    json: await response.json(),
+    json: (await response.json()) as { error: { code: string; message: string } },
   };
 }
 
