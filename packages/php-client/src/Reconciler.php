@@ -240,6 +240,7 @@ final class Reconciler
     private static function paysTheOrderAsItIsNow(array $stored, array $lookup, string $received, string $due): bool
     {
         return ($stored['newest'] ?? true) === true
+            && ($stored['replaced_by'] ?? null) === null
             && ($stored['applied_action'] ?? null) === null
             && ($lookup['status'] ?? null) === 'settled'
             && ($lookup['late'] ?? false) !== true

@@ -38,7 +38,7 @@ describe('amount bounds at the edge (docs/api.md, Limits)', () => {
 
   it.each([
     ['999999999999999', 'more than'],
-    ['9999999999999999', 'more than'],
+    ['9999999999999999', 'at most 15 digits before the decimal point'],
     ['1000000000.01', 'more than'],
     ['0.001', 'at most 2 decimals'],
     ['0', 'greater than 0'],

@@ -106,6 +106,22 @@ describe('reconcile safety properties', () => {
     );
   });
 
+  it('does not book a held order from a checkout the order replaced, even one marked newest (a property counterexample)', () => {
+    // Seed 963714098 found it: the ledger never stores this pair, but the decision must not rest on that.
+    const decision = decideReconciliation(
+      storedWith({
+        order_state: 'late_payment_review',
+        applied_action: null,
+        resolution: null,
+        payment_booked: false,
+        newest: true,
+        replaced: true,
+      }),
+      lookupWith('settled', 0, 0, false),
+    );
+    expect(decision.action).toBe('none');
+  });
+
   it('is idempotent: once the kernel applied a decision, the same lookup yields no action', () => {
     const nextState = {
       mark_paid: 'paid',

@@ -247,7 +247,7 @@ function decideByStatus(
 
 /**
  * True when the lookup settles, in full and on time, the order's newest checkout, on which nothing
- * was applied before: what the order asks now has been paid.
+ * was applied before and which no other checkout replaced: what the order asks now has been paid.
  */
 function paysTheOrderAsItIsNow(
   stored: StoredOrder,
@@ -257,6 +257,7 @@ function paysTheOrderAsItIsNow(
 ): boolean {
   return (
     (stored.newest ?? true) &&
+    (stored.replaced_by ?? null) === null &&
     (stored.applied_action ?? null) === null &&
     lookup.status === 'settled' &&
     lookup.late !== true &&
