@@ -74,6 +74,10 @@ export async function startSandboxService(options: SandboxServiceOptions = {}): 
       host: '127.0.0.1',
       port: 0,
       logLevel: 'silent',
+      // PHP runs in the test's own thread and can hold its event loop for seconds; an idle
+      // connection the server closed meanwhile would be reused by fetch and reset (ECONNRESET,
+      // seen beside two busy processes). The server keeps idle connections a minute instead.
+      keepAliveTimeoutMs: 60_000,
       ...options,
       webhooks: { timeoutMs: EVENT_DEADLINE_MS, ...options.webhooks },
       mode: 'sandbox',
