@@ -202,8 +202,9 @@ describe('mark and revertTo', () => {
 });
 
 describe('a transaction sent twice', () => {
-  it('is refused as already known, like a real node, and mined once', async () => {
-    const sender = privateKeyToAccount(keccak256(toHex('local-chain resend test')));
+  /** A funded account of its own (named `name`) and its signed first transfer to itself, not sent. */
+  async function fundedSelfTransfer(name: string) {
+    const sender = privateKeyToAccount(keccak256(toHex(name)));
     await chain.fund(sender.address, 10n ** 18n, { mine: true });
     const raw = await sender.signTransaction({
       to: sender.address,
@@ -215,6 +216,11 @@ describe('a transaction sent twice', () => {
       chainId: 137,
       type: 'eip1559',
     });
+    return { sender, raw };
+  }
+
+  it('is refused as already known, like a real node, and mined once', async () => {
+    const { sender, raw } = await fundedSelfTransfer('local-chain resend test');
     const first = (await (await rawRequest('eth_sendRawTransaction', [raw])).json()) as { result?: Hex };
     expect(first.result).toBe(keccak256(raw));
     const again = (await (await rawRequest('eth_sendRawTransaction', [raw])).json()) as {
@@ -232,18 +238,7 @@ describe('a transaction sent twice', () => {
   });
 
   it('is taken again after a revert dropped the block that held it, and mined again, once', async () => {
-    const sender = privateKeyToAccount(keccak256(toHex('local-chain resend after revert test')));
-    await chain.fund(sender.address, 10n ** 18n, { mine: true });
-    const raw = await sender.signTransaction({
-      to: sender.address,
-      value: 1n,
-      nonce: 0,
-      gas: 21_000n,
-      maxFeePerGas: 10n ** 11n,
-      maxPriorityFeePerGas: 10n ** 9n,
-      chainId: 137,
-      type: 'eip1559',
-    });
+    const { sender, raw } = await fundedSelfTransfer('local-chain resend after revert test');
     const send = async () =>
       (await (await rawRequest('eth_sendRawTransaction', [raw])).json()) as {
         result?: Hex;
