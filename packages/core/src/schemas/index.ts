@@ -37,6 +37,10 @@ export type {
   OperatorMerchantKey,
   OperatorOverview,
   OperatorPayment,
+  OperatorRate,
+  OperatorRateSource,
+  OperatorRateSourceValue,
+  OperatorRates,
   OperatorRefundDetail,
   OperatorRefundPage,
   OperatorRefundSummary,
@@ -90,6 +94,8 @@ export {
 } from './refund.js';
 export { SANDBOX_PAYMENT_SIZES, type SandboxPaymentRequest, sandboxPaymentRequestSchema } from './sandbox.js';
 export {
+  type LockedRate,
+  lockedRateSchema,
   type Payment,
   paymentSchema,
   type Transaction,

@@ -18,6 +18,65 @@ export interface OperatorOverview {
   networks: string[];
 }
 
+/** One source's latest value for one currency or asset, as `GET /api/operator/rates` lists it. */
+export interface OperatorRateSourceValue {
+  source: string;
+  usd_per_unit: string;
+  as_of: string;
+  /** Within the source's own publishing rhythm: used in the median. */
+  fresh: boolean;
+}
+
+/**
+ * One currency or asset of `GET /api/operator/rates`. `status`: `ok`; `diverging` (priced, but the
+ * sources differ by more than the limit); `depegged` (a stablecoin under the floor: its rails are
+ * off); `stale` (no fresh source: refused); `static` (the fixed table).
+ */
+export interface OperatorRate {
+  code: string;
+  kind: 'fiat' | 'asset';
+  /** What a new checkout is charged at now (spread included); null when refused. */
+  usd_per_unit: string | null;
+  spread_percent: string;
+  sources: OperatorRateSourceValue[];
+  /** Largest distance of a fresh source from the median, in percent; null with fewer than two. */
+  divergence_percent: string | null;
+  status: 'ok' | 'diverging' | 'depegged' | 'stale' | 'static';
+  /** What is wrong and what it does to checkouts; null when nothing is. */
+  problem: string | null;
+  /** The newest publication time among all sources' values, fresh or not. */
+  last_priced_at: string | null;
+}
+
+/** One rate source of `GET /api/operator/rates`: its health as this server last saw it. */
+export interface OperatorRateSource {
+  name: string;
+  label: string;
+  kind: 'fiat' | 'asset';
+  /** Origin of the URL it reads (no path or query). */
+  origin: string;
+  refresh_interval_seconds: number;
+  last_attempt_at: string | null;
+  last_success_at: string | null;
+  /** The last attempt's failure, null when it succeeded. */
+  last_error: string | null;
+  /** Its newest value is older than its publishing rhythm allows (or it never answered). */
+  stale: boolean;
+}
+
+/** `GET /api/operator/rates`: where prices come from and how they stand (docs/rates.md). */
+export interface OperatorRates {
+  /** `live`: market sources; `static`: the embedded dated table. */
+  source: 'live' | 'static';
+  /** The static table's date when `source` is `static`. */
+  static_table_date: string | null;
+  stablecoin_floor_usd: string;
+  /** Percent beyond which sources are reported as disagreeing. */
+  divergence_limit_percent: string;
+  rates: OperatorRate[];
+  sources: OperatorRateSource[];
+}
+
 /** The last webhook delivery of a transaction, as the list shows it. */
 export type OperatorWebhookState = 'none' | 'pending' | 'delivered' | 'failed';
 

@@ -4,6 +4,7 @@ import { liveRailSchema } from './migrations/0002-live-rail.js';
 import { operatorSchema } from './migrations/0003-operator.js';
 import { depositModeSchema } from './migrations/0004-deposit-mode.js';
 import { refundsSchema } from './migrations/0005-refunds.js';
+import { liveRatesSchema } from './migrations/0006-live-rates.js';
 
 /** Migrations in code, so the built server needs no migration files on disk. Never edit a shipped one. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003_operator': operatorSchema,
   '0004_deposit_mode': depositModeSchema,
   '0005_refunds': refundsSchema,
+  '0006_live_rates': liveRatesSchema,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

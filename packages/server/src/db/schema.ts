@@ -19,6 +19,8 @@ export interface DatabaseSchema {
   refund_events: RefundEventsTable;
   merchant_keys: MerchantKeysTable;
   refund_transfers: RefundTransfersTable;
+  rate_quotes: RateQuotesTable;
+  rate_source_status: RateSourceStatusTable;
 }
 
 export interface TransactionsTable {
@@ -48,6 +50,12 @@ export interface TransactionsTable {
   version: number;
   /** 1 in deposit mode: payout_dispatched follows the forwards of the checkout's deposits. */
   payout_by_forward: Generated<number>;
+  /** The locked rate's sources by name, comma-separated; null for checkouts made before live prices. */
+  rate_sources: string | null;
+  /** The oldest publication time among those sources. */
+  rate_as_of: string | null;
+  /** The spread included in `usd_rate`, in percent. */
+  rate_spread_percent: string | null;
 }
 
 export interface PaymentsTable {
@@ -282,4 +290,25 @@ export interface RefundTransfersTable {
   exact: number;
   confirmed: number;
   recorded_at: string;
+}
+
+/** Live prices: a source's newest value for one currency or asset (docs/rates.md). */
+export interface RateQuotesTable {
+  source: string;
+  code: string;
+  kind: 'fiat' | 'asset';
+  usd_per_unit: string;
+  /** When the source published it. */
+  as_of: string;
+  /** Until when the source's own rhythm lets it be used. */
+  fresh_until: string;
+  fetched_at: string;
+}
+
+/** Live prices: how a source's last attempts went, as the node that made them saw it. */
+export interface RateSourceStatusTable {
+  source: string;
+  last_attempt_at: string | null;
+  last_success_at: string | null;
+  last_error: string | null;
 }

@@ -227,4 +227,7 @@ const TRANSACTION_COLUMNS = [
   'settled_at',
   'version',
   'payout_by_forward',
+  'rate_sources',
+  'rate_as_of',
+  'rate_spread_percent',
 ] as const satisfies ReadonlyArray<keyof TransactionRow>;

@@ -113,7 +113,7 @@ export class CheckoutService implements PaymentSink {
       const problem = await liveWebhookTargetProblem(input.webhook_url);
       if (problem) throw new ServiceProblem('invalid_request', `webhook_url: ${problem}.`, 'webhook_url');
     }
-    const { amountInUsd, usdRate, source } = await this.pricing.lockRate(amount, input.fiat_currency);
+    const { amountInUsd, quote } = await this.pricing.lockRate(amount, input.fiat_currency);
     const now = this.deps.clock();
     const expiresAt = new Date(now.getTime() + this.deps.config.expiryMs);
     const row: TransactionRow = {
@@ -122,8 +122,11 @@ export class CheckoutService implements PaymentSink {
       external_reference: input.external_reference,
       fiat_amount: amount,
       fiat_currency: input.fiat_currency,
-      usd_rate: usdRate,
-      rate_source: source,
+      usd_rate: quote.usdPerUnit,
+      rate_source: quote.source.slice(0, 128),
+      rate_sources: quote.sources.join(',').slice(0, 256),
+      rate_as_of: quote.asOf,
+      rate_spread_percent: quote.spreadPercent,
       amount_in_usd: amountInUsd,
       received_usd: '0',
       webhook_url: input.webhook_url ?? null,

@@ -14,17 +14,16 @@ import type { Logger } from 'pino';
 import type { TransactionRow } from '../db/transaction-repository.js';
 import { quoteDecimals, RAILS, type Rail } from '../rails/catalog.js';
 import type { MerchantWallet, PaymentRailProvider } from '../rails/payment-rail-provider.js';
-import type { RateProvider } from '../rates/rate-provider.js';
+import { type RateProvider, RateUnavailableError, type UsdQuote } from '../rates/rate-provider.js';
 import { assertWithinUsdLimit } from './limits.js';
 import { ServiceProblem } from './service-problem.js';
 
-/** A fiat amount converted to USD at the rate it was locked at. */
-export interface LockedRate {
+/** A fiat amount converted to USD at the rate it was locked at, with where that rate came from. */
+export interface PricedAmount {
   /** USD, 2 decimals, at least 0.01. */
   amountInUsd: string;
-  /** USD per unit of the fiat currency. */
-  usdRate: string;
-  source: string;
+  /** USD per unit of the fiat currency, spread included, and its sources. */
+  quote: UsdQuote;
 }
 
 /** Prices orders and rails: fiat to USD at a locked rate, USD to each rail's asset. */
@@ -56,11 +55,14 @@ export class Pricing {
 
   /**
    * Converts a fiat amount to USD at the current rate, which the checkout then keeps.
-   * @throws ServiceProblem `unavailable` when the rate source fails, `invalid_request` without a rate
-   *   or over the USD limit.
+   * @throws ServiceProblem `unavailable` (503) naming the currency when it has no fresh rate,
+   *   `invalid_request` without any rate or over the USD limit.
    */
-  async lockRate(fiatAmount: string, fiatCurrency: string): Promise<LockedRate> {
+  async lockRate(fiatAmount: string, fiatCurrency: string): Promise<PricedAmount> {
     const quote = await this.rates.fiatToUsd(fiatCurrency).catch((error: unknown) => {
+      if (error instanceof RateUnavailableError) {
+        throw new ServiceProblem('unavailable', error.message, 'fiat_currency');
+      }
       this.logger.error({ err: error, fiatCurrency }, 'rate source failed');
       throw new ServiceProblem('unavailable', 'The exchange-rate source is unavailable; try again shortly.');
     });
@@ -71,7 +73,7 @@ export class Pricing {
     const converted = multiplyDecimals(fiatAmount, quote.usdPerUnit, 2, 'half_up');
     assertWithinUsdLimit(converted, 'fiat_amount', `fiat_amount ${fiatAmount} ${fiatCurrency}`);
     const amountInUsd = maxDecimal(converted, '0.01');
-    return { amountInUsd, usdRate: quote.usdPerUnit, source: quote.source };
+    return { amountInUsd, quote };
   }
 
   /** USD per unit of a crypto rail's asset. @throws ServiceProblem `unavailable` without a price. */
@@ -84,7 +86,10 @@ export class Pricing {
    * @throws ServiceProblem `unavailable` when the rate source has no price.
    */
   async usdPerUnit(asset: string): Promise<string> {
-    const quote = await this.rates.assetToUsd(asset).catch(() => undefined);
+    const quote = await this.rates.assetToUsd(asset).catch((error: unknown) => {
+      if (error instanceof RateUnavailableError) throw new ServiceProblem('unavailable', error.message);
+      return undefined;
+    });
     if (!quote) {
       throw new ServiceProblem('unavailable', `No price for ${asset} right now; try again shortly.`);
     }
@@ -122,14 +127,25 @@ export class Pricing {
     const quotes = new Map(
       await Promise.all(
         assets.map(
-          async (asset) => [asset, await this.rates.assetToUsd(asset).catch(() => undefined)] as const,
+          async (asset) =>
+            [
+              asset,
+              // A refusal (stale, or a stablecoin under its floor) is the buyer's reason on the page.
+              await this.rates
+                .assetToUsd(asset)
+                .catch((error: unknown) =>
+                  error instanceof RateUnavailableError ? error.message : undefined,
+                ),
+            ] as const,
         ),
       ),
     );
     return rails.map((rail) => {
       const bounds = railBoundsInCents(rail);
       const withinBounds = usdCents >= bounds.min && usdCents <= bounds.max;
-      const quote = rail.kind === 'crypto' ? quotes.get(rail.asset!) : undefined;
+      const answer = rail.kind === 'crypto' ? quotes.get(rail.asset!) : undefined;
+      const quote = typeof answer === 'object' ? answer : undefined;
+      const refusal = typeof answer === 'string' ? answer : undefined;
       const priced = rail.kind === 'fiat' || quote !== undefined;
       const amount =
         rail.kind === 'fiat'
@@ -143,7 +159,7 @@ export class Pricing {
         : !withinBounds
           ? `Not offered for ${amountUsd} USD: this rail takes ${rail.minUsd}–${rail.maxUsd} USD.`
           : !priced
-            ? `Not offered right now: no price for ${rail.asset}.`
+            ? (refusal ?? `Not offered right now: no price for ${rail.asset}.`)
             : undefined;
       return {
         slug: rail.slug,

@@ -44,6 +44,15 @@ export function transactionLookup(
       tx_id: payment.tx_id,
       seen_at: payment.seen_at,
     })),
+    rate: {
+      usd_per_unit: row.usd_rate,
+      source: row.rate_source,
+      // Checkouts made before live prices kept only the readable source.
+      sources: row.rate_sources === null ? [row.rate_source] : row.rate_sources.split(',').filter(Boolean),
+      as_of: row.rate_as_of ?? row.created_at,
+      spread_percent: row.rate_spread_percent ?? '0',
+      held_until: row.expires_at,
+    },
   };
 }
 

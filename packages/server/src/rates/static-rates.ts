@@ -1,4 +1,5 @@
-import type { RateProvider } from './rate-provider.js';
+import type { OperatorRates } from '@cryptocheckout/core';
+import type { RateProvider, UsdQuote } from './rate-provider.js';
 
 /**
  * The embedded rate table: USD per unit, a dated snapshot of mid-market reference rates
@@ -68,16 +69,52 @@ const ASSET_USD_PER_UNIT: Record<string, string> = {
   SOL: '165.00',
 };
 
+const STATIC_AS_OF = `${STATIC_RATES_DATE}T00:00:00.000Z`;
+
+function staticQuote(usdPerUnit: string | undefined): UsdQuote | undefined {
+  return usdPerUnit
+    ? {
+        usdPerUnit,
+        source: STATIC_RATES_SOURCE,
+        sources: ['static table'],
+        asOf: STATIC_AS_OF,
+        spreadPercent: '0',
+      }
+    : undefined;
+}
+
 /** The embedded default provider over the dated static table. */
-export function staticRateProvider(): RateProvider {
+export function staticRateProvider(stablecoinFloorUsd = '0.98'): RateProvider {
   return {
-    fiatToUsd: async (currency) => {
-      const usdPerUnit = FIAT_USD_PER_UNIT[currency];
-      return usdPerUnit ? { usdPerUnit, source: STATIC_RATES_SOURCE } : undefined;
-    },
-    assetToUsd: async (symbol) => {
-      const usdPerUnit = ASSET_USD_PER_UNIT[symbol];
-      return usdPerUnit ? { usdPerUnit, source: STATIC_RATES_SOURCE } : undefined;
-    },
+    fiatToUsd: async (currency) => staticQuote(FIAT_USD_PER_UNIT[currency]),
+    assetToUsd: async (symbol) => staticQuote(ASSET_USD_PER_UNIT[symbol]),
+    overview: (): OperatorRates => ({
+      source: 'static',
+      static_table_date: STATIC_RATES_DATE,
+      stablecoin_floor_usd: stablecoinFloorUsd,
+      divergence_limit_percent: '0',
+      rates: [
+        ...Object.entries(FIAT_USD_PER_UNIT).map(([code, usdPerUnit]) => staticRow(code, 'fiat', usdPerUnit)),
+        ...Object.entries(ASSET_USD_PER_UNIT).map(([code, usdPerUnit]) =>
+          staticRow(code, 'asset', usdPerUnit),
+        ),
+      ],
+      sources: [],
+    }),
+    problems: () => [],
+  };
+}
+
+function staticRow(code: string, kind: 'fiat' | 'asset', usdPerUnit: string): OperatorRates['rates'][number] {
+  return {
+    code,
+    kind,
+    usd_per_unit: usdPerUnit,
+    spread_percent: '0',
+    sources: [{ source: 'static table', usd_per_unit: usdPerUnit, as_of: STATIC_AS_OF, fresh: true }],
+    divergence_percent: null,
+    status: 'static',
+    problem: null,
+    last_priced_at: STATIC_AS_OF,
   };
 }
