@@ -1,4 +1,4 @@
-import type { CryptoPaymentLink, PaymentOption, Transaction } from '@cryptocheckout/core';
+import type { CryptoPaymentLink, LockedRate, PaymentOption, Transaction } from '@cryptocheckout/core';
 import type { PayPageContext } from './state.js';
 
 export const CODE = '3f1c2a9e-8b7d-4c6e-9f0a-1b2c3d4e5f60';
@@ -24,6 +24,19 @@ export function transaction(overrides: Partial<Transaction> = {}): Transaction {
     expires_at: '2025-01-01T12:50:00.000Z',
     settled_at: null,
     payments: [],
+    ...overrides,
+  };
+}
+
+/** The rate a EUR checkout locked at creation: two market sources, no spread, held until it expires. */
+export function lockedRate(overrides: Partial<LockedRate> = {}): LockedRate {
+  return {
+    usd_per_unit: '1.0612',
+    source: 'ECB 2025-01-01 · ExchangeRate-API 2025-01-01 11:02 UTC',
+    sources: ['ECB', 'ExchangeRate-API'],
+    as_of: '2025-01-01T11:00:00.000Z',
+    spread_percent: '0',
+    held_until: '2025-01-01T12:50:00.000Z',
     ...overrides,
   };
 }

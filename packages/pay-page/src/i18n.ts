@@ -21,6 +21,12 @@ export interface Messages {
   orderReference: string;
   amountDue: string;
   usdEquivalent: string;
+  /** After the locked rate when the merchant adds a spread: "incl. 1% spread". */
+  rateSpread: string;
+  /** The name shown for the dated static rate table instead of market sources. */
+  rateStaticTable: string;
+  /** How long the order's price holds: its expiry, "15:02 UTC". */
+  rateHeldUntil: string;
   sandboxBanner: string;
   chooseMethod: string;
   cryptoGroup: string;
@@ -81,6 +87,9 @@ const en: Messages = {
   orderReference: 'Order {reference}',
   amountDue: 'Amount to pay',
   usdEquivalent: '{amount} in US dollars',
+  rateSpread: 'incl. {percent} spread',
+  rateStaticTable: 'fixed rate table',
+  rateHeldUntil: 'price held until {time}',
   sandboxBanner: 'Sandbox: test mode, no real money is moved.',
   chooseMethod: 'Choose how to pay',
   cryptoGroup: 'Cryptocurrency',
@@ -140,6 +149,9 @@ const de: Messages = {
   orderReference: 'Bestellung {reference}',
   amountDue: 'Zu zahlender Betrag',
   usdEquivalent: '{amount} in US-Dollar',
+  rateSpread: 'inkl. {percent} Aufschlag',
+  rateStaticTable: 'feste Kurstabelle',
+  rateHeldUntil: 'Preis gilt bis {time}',
   sandboxBanner: 'Sandbox: Testmodus, es wird kein echtes Geld bewegt.',
   chooseMethod: 'Zahlungsart wählen',
   cryptoGroup: 'Kryptowährung',
@@ -200,6 +212,9 @@ const fr: Messages = {
   orderReference: 'Commande {reference}',
   amountDue: 'Montant à payer',
   usdEquivalent: '{amount} en dollars américains',
+  rateSpread: 'marge de {percent} incluse',
+  rateStaticTable: 'table de taux fixe',
+  rateHeldUntil: 'prix garanti jusqu’à {time}',
   sandboxBanner: 'Sandbox : mode test, aucun argent réel n’est transféré.',
   chooseMethod: 'Choisissez votre moyen de paiement',
   cryptoGroup: 'Cryptomonnaie',
@@ -260,6 +275,9 @@ const es: Messages = {
   orderReference: 'Pedido {reference}',
   amountDue: 'Importe a pagar',
   usdEquivalent: '{amount} en dólares estadounidenses',
+  rateSpread: 'margen del {percent} incluido',
+  rateStaticTable: 'tabla de tipos fija',
+  rateHeldUntil: 'precio fijo hasta {time}',
   sandboxBanner: 'Sandbox: modo de prueba, no se mueve dinero real.',
   chooseMethod: 'Elige cómo pagar',
   cryptoGroup: 'Criptomoneda',

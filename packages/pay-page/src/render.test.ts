@@ -1,6 +1,6 @@
 import { Window } from 'happy-dom';
 import { describe, expect, it } from 'vitest';
-import { CODE, CRYPTO_LINK, context, OPTIONS, transaction } from './fixtures.test-helpers.js';
+import { CODE, CRYPTO_LINK, context, lockedRate, OPTIONS, transaction } from './fixtures.test-helpers.js';
 import { renderPayPage } from './render.js';
 import type { PayPageContext, PayPageState } from './state.js';
 
@@ -177,6 +177,23 @@ describe('renderPayPage', () => {
     expect(doc.querySelectorAll('a.rail[aria-describedby]')).toHaveLength(0);
   });
 
+  it('shows why a stablecoin rail is paused while the coin trades under its floor', () => {
+    const reason =
+      'USDC trades at 0.9500 USD, under the 0.98 USD floor: paying in USDC is paused until it recovers.';
+    const options = OPTIONS.map((option) =>
+      option.slug === 'usdc_polygon' ? { ...option, available: false, unavailable_reason: reason } : option,
+    );
+    const { doc } = render({ paymentOptions: options });
+    // Not offered as a choice, but listed with the reason among the rails not offered.
+    expect(doc.querySelector('a[data-rail="usdc_polygon"]')).toBeNull();
+    const rail = [...doc.querySelectorAll('.rail--unavailable')].find((item) =>
+      item.textContent?.includes('Polygon PoS'),
+    )!;
+    expect(rail.closest('details.rails-unavailable')).not.toBeNull();
+    expect(doc.getElementById(rail.getAttribute('aria-describedby')!)!.textContent).toBe(reason);
+    expect(text(doc, 'details.rails-unavailable > summary')).toBe('Not offered for this order (2)');
+  });
+
   it('without a reason from the server, describes an unavailable rail in the page language', () => {
     const { doc } = render({ lang: 'de' });
     const rail = doc.querySelector('.rail--unavailable')!;
@@ -346,5 +363,104 @@ describe('renderPayPage', () => {
     expect(doc.querySelector('meta[name="viewport"]')!.getAttribute('content')).toContain(
       'width=device-width',
     );
+  });
+});
+
+describe('renderPayPage: the locked rate', () => {
+  const withRate = (
+    overrides: Parameters<typeof lockedRate>[0] = {},
+    tx: Parameters<typeof transaction>[0] = {},
+  ) => ({ transaction: transaction({ rate: lockedRate(overrides), ...tx }) }) as const;
+
+  it('shows the rate of a non-USD order under the amount: sources, when published, how long it holds', () => {
+    const { doc } = render(withRate());
+    const line = doc.getElementById('cc-rate')!;
+    expect(line.closest('section.amount')).not.toBeNull();
+    expect(text(doc, '#cc-rate')).toBe(
+      '1 EUR = 1.0612 USD · ECB, ExchangeRate-API · 1 Jan 11:00 UTC · price held until 12:50 UTC',
+    );
+    // Each part stays whole; a separator ends the part before it and is decoration only.
+    expect([...line.querySelectorAll('.rate-part')].map((part) => part.textContent)).toEqual([
+      '1 EUR = 1.0612 USD ·',
+      'ECB, ExchangeRate-API ·',
+      '1 Jan 11:00 UTC ·',
+      'price held until 12:50 UTC',
+    ]);
+    const separators = [...line.querySelectorAll('.rate-sep')];
+    expect(separators).toHaveLength(3);
+    expect(separators.every((sep) => sep.getAttribute('aria-hidden') === 'true')).toBe(true);
+  });
+
+  it('names the spread, keeps every digit of the rate, and dates a hold that ends on another day', () => {
+    const { doc } = render(
+      withRate(
+        { usd_per_unit: '0.0066934512', spread_percent: '1.5', held_until: '2025-01-02T00:30:00.000Z' },
+        {
+          fiat_currency: 'JPY',
+        },
+      ),
+    );
+    expect(text(doc, '#cc-rate')).toBe(
+      '1 JPY = 0.0066934512 USD incl. 1.5% spread · ECB, ExchangeRate-API · 1 Jan 11:00 UTC · price held until 2 Jan 00:30 UTC',
+    );
+    // The spread is a part of its own, so a narrow screen breaks the line before it, not inside it.
+    const parts = [...doc.querySelectorAll('#cc-rate .rate-part')].map((part) => part.textContent);
+    expect(parts.slice(0, 2)).toEqual(['1 JPY = 0.0066934512 USD', 'incl. 1.5% spread ·']);
+  });
+
+  it('shows the static table by its date alone, with the year when it is not this one', () => {
+    const { doc } = render(
+      withRate({
+        source: 'static table 2024-11-01',
+        sources: ['static table'],
+        as_of: '2024-11-01T00:00:00.000Z',
+      }),
+    );
+    expect(text(doc, '#cc-rate')).toBe(
+      '1 EUR = 1.0612 USD · fixed rate table · 1 Nov 2024 · price held until 12:50 UTC',
+    );
+  });
+
+  it.each([
+    [
+      'de',
+      '1 EUR = 1,0612 USD inkl. 1 % Aufschlag · ECB, ExchangeRate-API · 1. Jan. 11:00 UTC · Preis gilt bis 12:50 UTC',
+    ],
+    [
+      'fr',
+      '1 EUR = 1,0612 USD marge de 1 % incluse · ECB, ExchangeRate-API · 1 janv. 11:00 UTC · prix garanti jusqu’à 12:50 UTC',
+    ],
+    [
+      'es',
+      '1 EUR = 1,0612 USD margen del 1 % incluido · ECB, ExchangeRate-API · 1 ene 11:00 UTC · precio fijo hasta 12:50 UTC',
+    ],
+  ])('speaks %s', (lang, expected) => {
+    const { doc } = render({ lang, ...withRate({ spread_percent: '1' }) });
+    expect(text(doc, '#cc-rate').replace(/\s/g, ' ')).toBe(expected);
+  });
+
+  it('once the order is settled or expired, no longer says the price holds', () => {
+    for (const status of ['settled', 'expired'] as const) {
+      const { doc } = render(withRate({}, { status }));
+      expect(text(doc, '#cc-rate')).toBe('1 EUR = 1.0612 USD · ECB, ExchangeRate-API · 1 Jan 11:00 UTC');
+    }
+  });
+
+  it('shows nothing for a USD order (nothing is converted) or without a rate (older data)', () => {
+    const usd = render(withRate({ usd_per_unit: '1' }, { fiat_currency: 'USD', fiat_amount: 13.6 })).doc;
+    expect(usd.getElementById('cc-rate')).toBeNull();
+    const older = render().doc;
+    expect(older.getElementById('cc-rate')).toBeNull();
+    expect(older.querySelector('section.amount')!.textContent).not.toContain('USD ·');
+  });
+
+  it('escapes hostile source names and currency codes', () => {
+    const { doc, page } = render(withRate({ sources: [HOSTILE, 'ECB'] }, { fiat_currency: HOSTILE }));
+    expect(page).not.toContain('<img src=x');
+    expect(doc.querySelectorAll('img')).toHaveLength(0);
+    expect(doc.querySelectorAll('script')).toHaveLength(2);
+    const parts = [...doc.querySelectorAll('#cc-rate .rate-part')].map((part) => part.textContent);
+    expect(parts[0]).toBe(`1 ${HOSTILE} = 1.0612 USD ·`);
+    expect(parts[1]).toBe(`${HOSTILE}, ECB ·`);
   });
 });

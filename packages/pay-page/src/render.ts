@@ -19,6 +19,7 @@ import {
   SUPPORTED_LANGUAGES,
 } from './i18n.js';
 import { qrSvg } from './qr.js';
+import { type RateLine, rateLine } from './rate.js';
 import { IDS, type PayPageContext, type PayPageState, type RailView } from './state.js';
 
 const PRODUCT_NAME = 'Crypto Checkout';
@@ -97,6 +98,7 @@ ${context.merchantDomain ? html`<p class="pay-to">${t.payTo}</p><h1 class="merch
 <h2 id="cc-amount-label" class="label">${t.amountDue}</h2>
 <p class="fiat">${formatFiat(transaction.fiat_amount, transaction.fiat_currency, lang)}</p>
 <p class="usd">${formatText(t.usdEquivalent, { amount: formatUsd(transaction.amount_in_usd, lang) })}</p>
+${renderRate(rateLine(transaction, t, lang, context.now))}
 </section>
 ${renderStatus(context, t, merchant, state)}
 <p id="${IDS.error}" class="error" role="alert" hidden></p>
@@ -117,6 +119,25 @@ ${state.cancelUrl && !terminal ? html`<p><a id="${IDS.cancel}" class="cancel" hr
 </html>
 `;
   return page.value;
+}
+
+/**
+ * The locked rate as one small line of parts that wrap between each other, not inside: on a
+ * 320 px screen it takes two or three short lines instead of a paragraph. A separator ends the
+ * part before it, so no line starts with one.
+ */
+function renderRate(line: RateLine | null): TrustedHtml | string {
+  if (!line) return '';
+  const groups = [[line.rate, line.spread], [line.sources], [line.asOf], [line.heldUntil]]
+    .map((group) => group.filter((part): part is string => part !== null))
+    .filter((group) => group.length > 0);
+  const parts = groups.flatMap((group, groupIndex) =>
+    group.map((part, index) => {
+      const last = index === group.length - 1 && groupIndex < groups.length - 1;
+      return html`<span class="rate-part">${part}${last ? trusted('<span class="rate-sep" aria-hidden="true"> ·</span>') : ''}</span>`;
+    }),
+  );
+  return html`<p id="${IDS.rate}" class="rate">${parts.map((part, index) => (index > 0 ? html` ${part}` : part))}</p>`;
 }
 
 function renderStatus(

@@ -68,6 +68,7 @@ export const IDS = {
   statusDetail: 'cc-status-detail',
   statusAction: 'cc-status-action',
   countdown: 'cc-countdown',
+  rate: 'cc-rate',
   methods: 'cc-methods',
   methodsTitle: 'cc-methods-title',
   pay: 'cc-pay',
