@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace CryptoCheckout\Client;
 
 use CryptoCheckout\Client\Exception\UnexpectedResponseException;
+use CryptoCheckout\Client\Support\Json;
 use CryptoCheckout\Client\Validation\Rules;
 use CryptoCheckout\Client\Validation\ShapeMismatch;
 
@@ -48,7 +49,8 @@ final class ResponseValidator
     }
 
     /**
-     * `GET /transaction` data: the authoritative state of an order.
+     * `GET /transaction` data: the authoritative state of an order, with its locked `rate` when
+     * the service sent one that reads (LockedRate::fromArray()), else without it.
      *
      * @param mixed $data
      * @return array<string, mixed>
@@ -65,7 +67,7 @@ final class ResponseValidator
             'tx_id' => Rules::string(),
             'seen_at' => Rules::isoDateTime(),
         ]);
-        return self::run(Rules::shape([
+        $checked = self::run(Rules::shape([
             'transaction_code' => Rules::transactionCode(),
             'status' => Rules::oneOf(self::TRANSACTION_STATUSES),
             'external_reference' => Rules::string(),
@@ -85,6 +87,13 @@ final class ResponseValidator
             'settled_at' => Rules::nullable(Rules::isoDateTime()),
             'payments' => Rules::listOf($payment),
         ]), $data, 'transaction', $httpStatus);
+        // The locked rate is optional (older services lack it) and informative only: one that
+        // does not read is left out rather than failing the lookup an order is booked on.
+        $rate = LockedRate::fromArray(Json::members($data)['rate'] ?? null);
+        if ($rate !== null) {
+            $checked['rate'] = $rate->toArray();
+        }
+        return $checked;
     }
 
     /**

@@ -92,6 +92,16 @@ describeEachPhp(
             wallet_network: 'POLYGON',
             payments: [],
           });
+          // The rate the checkout locked comes through as the service sent it, and reads as a price line.
+          const { rate } = await service.transaction(created.transaction_code);
+          expect(rate).toBeDefined();
+          expect(lookup.result?.rate).toEqual(rate);
+          const line = await call(
+            `CryptoCheckout\\Client\\LockedRate::fromLookup($client->getTransaction(${phpString(created.transaction_code)}))->priceLine('EUR')`,
+          );
+          expect(line.result).toBe(
+            `Priced at 1 EUR = ${rate?.usd_per_unit} USD (${rate?.source}), held until ${rate?.held_until.slice(0, 16).replace('T', ' ')} UTC.`,
+          );
         });
 
         it('prices the payment options and fetches crypto and fiat payment links', async () => {

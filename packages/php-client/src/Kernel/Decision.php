@@ -4,6 +4,8 @@ declare(strict_types=1);
 
 namespace CryptoCheckout\Client\Kernel;
 
+use CryptoCheckout\Client\LockedRate;
+
 /**
  * What the kernel will do to an order for one checkout: the Reconciler's decision, with the
  * checkout and the lookup it was taken on.
@@ -78,6 +80,36 @@ final class Decision
     public function receivedUsd(): string
     {
         return $this->checkout->receivedUsd ?? '0';
+    }
+
+    /** The rate the checkout was priced at, when the lookup carries one that reads (older services send none). */
+    public function lockedRate(): ?LockedRate
+    {
+        return LockedRate::fromLookup($this->lookup);
+    }
+
+    /** "Priced at 1 EUR = … USD (sources), held until …." for the checkout's currency, or null without a readable rate. */
+    public function priceLine(): ?string
+    {
+        $rate = $this->lockedRate();
+        return $rate === null ? null : $rate->priceLine($this->checkout->fiatCurrency);
+    }
+
+    /**
+     * The price line of a decision that books a payment, for where the platform records the
+     * payment; null for any other decision, without a readable rate, and for the repair of a
+     * booking a save undid (the first booking said it already).
+     */
+    public function bookingPriceLine(): ?string
+    {
+        return $this->action === self::MARK_PAID && $this->reason !== 'booked_undone' ? $this->priceLine() : null;
+    }
+
+    /** The decision's note, followed by bookingPriceLine() when there is one. */
+    public function noteWithPriceLine(): string
+    {
+        $line = $this->bookingPriceLine();
+        return $line === null ? $this->note : $this->note . ' ' . $line;
     }
 
     /** True when the service flagged the settlement as late (after the checkout had expired). */
