@@ -183,6 +183,7 @@ try {
       dataDir,
       logLevel: 'silent',
       mode: 'live',
+      rates: { source: 'static', fixedPricesInLiveMode: true },
       live: {
         rpcUrls: { POLYGON: chain.rpcUrl },
         tokens: { 'POLYGON:USDC': usdc },

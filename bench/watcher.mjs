@@ -160,6 +160,7 @@ function liveOptions(dataDir, live) {
     dataDir,
     logLevel: 'silent',
     mode: 'live',
+    rates: { source: 'static', fixedPricesInLiveMode: true },
     live: {
       rpcUrls: { POLYGON: chain.rpcUrl },
       tokens: { 'POLYGON:USDC': usdc },

@@ -8,6 +8,8 @@ import {
   LIVE_ASSETS,
   LIVE_NETWORKS,
 } from './rails/evm/evm-networks.js';
+import { RATE_SOURCE_NAMES } from './rates/sources/catalog.js';
+import { STATIC_RATES_DATE } from './rates/static-rates.js';
 import { type RunningServer, startServer } from './server.js';
 import { readSweeperKey } from './sweeper-key.js';
 
@@ -36,6 +38,15 @@ Options (each also readable from the environment variable shown):
                             (readable lines on a terminal, JSON otherwise; CRYPTOCHECKOUT_LOG_FORMAT=json forces JSON)
   -h, --help                show this help
   -v, --version             show the version
+
+Prices (docs/rates.md): sandbox mode charges the embedded table of ${STATIC_RATES_DATE}; live mode the
+median of fresh market sources (${RATE_SOURCE_NAMES.join(', ')}), read in the background.
+  --rates <live|static>     where prices come from            CRYPTOCHECKOUT_RATES (static in sandbox, live in live mode)
+  --i-know-prices-are-fixed live mode with --rates static     CRYPTOCHECKOUT_FIXED_PRICES_IN_LIVE=1
+  --rate-source <NAME=url>  a source's mirror, or NAME=off    CRYPTOCHECKOUT_RATE_SOURCES
+  --rate-refresh-seconds <NAME=n>  seconds between reads      CRYPTOCHECKOUT_RATE_REFRESH_SECONDS
+  --rate-spread <pct|CODE=pct>  percent added for the merchant CRYPTOCHECKOUT_RATE_SPREAD (0)
+  --stablecoin-floor <usd>  USDC/USDT under it: rails paused  CRYPTOCHECKOUT_STABLECOIN_FLOOR (0.98)
 
 Live mode (--mode live): buyers pay the merchant's own wallet on an EVM chain the server watches.
 Repeat a flag per network; the environment variable takes a comma-separated list of the same pairs.
@@ -110,6 +121,79 @@ function forwardingOption(leaseMs: number | undefined): { forwarding?: { leaseMs
   return leaseMs === undefined ? {} : { forwarding: { leaseMs } };
 }
 
+/**
+ * The rate options from the command line and environment (docs/rates.md).
+ * @throws Error naming the flag and the expected form.
+ */
+function rateOptions(
+  values: {
+    rates?: string;
+    'i-know-prices-are-fixed'?: boolean;
+    'rate-source'?: string[];
+    'rate-refresh-seconds'?: string[];
+    'rate-spread'?: string[];
+    'stablecoin-floor'?: string;
+  },
+  env: NodeJS.ProcessEnv,
+): ServerOptions['rates'] {
+  const source = values.rates ?? (env.CRYPTOCHECKOUT_RATES || undefined);
+  if (source !== undefined && source !== 'live' && source !== 'static') {
+    throw new Error(`--rates takes live or static, not "${source}".`);
+  }
+  const spreads = values['rate-spread']?.length
+    ? values['rate-spread']
+    : (env.CRYPTOCHECKOUT_RATE_SPREAD ?? '').split(',').filter((each) => each.trim() !== '');
+  const global = spreads.filter((each) => !each.includes('='));
+  if (global.length > 1)
+    throw new Error(`--rate-spread takes one global percent, not ${global.join(' and ')}.`);
+  return {
+    ...(source ? { source } : {}),
+    fixedPricesInLiveMode:
+      values['i-know-prices-are-fixed'] === true || env.CRYPTOCHECKOUT_FIXED_PRICES_IN_LIVE === '1',
+    sourceUrls: pairOption(
+      'rate-source',
+      values['rate-source'],
+      env.CRYPTOCHECKOUT_RATE_SOURCES,
+      'ecb=https://…',
+    ),
+    refreshSeconds: numberPairs(
+      'rate-refresh-seconds',
+      pairOption(
+        'rate-refresh-seconds',
+        values['rate-refresh-seconds'],
+        env.CRYPTOCHECKOUT_RATE_REFRESH_SECONDS,
+        'kraken=30',
+      ),
+    ),
+    ...(global[0] !== undefined ? { spreadPercent: global[0].trim() } : {}),
+    spreadByCode: pairOption(
+      'rate-spread',
+      spreads.filter((each) => each.includes('=')),
+      undefined,
+      'EUR=0.5',
+    ),
+    ...(pick(values['stablecoin-floor'], env.CRYPTOCHECKOUT_STABLECOIN_FLOOR)
+      ? { stablecoinFloorUsd: pick(values['stablecoin-floor'], env.CRYPTOCHECKOUT_STABLECOIN_FLOOR)! }
+      : {}),
+  };
+}
+
+function pick(flag: string | undefined, fromEnv: string | undefined): string | undefined {
+  return flag ?? (fromEnv || undefined);
+}
+
+/** Where prices come from, in a line of the start banner. */
+function pricesBannerLine(config: ResolvedConfig): string {
+  if (config.rates.source === 'static') {
+    return config.mode === 'live'
+      ? `  Prices        FIXED: the static table of ${STATIC_RATES_DATE}, not the market (--i-know-prices-are-fixed)`
+      : `  Prices        static table of ${STATIC_RATES_DATE} (sandbox; live mode reads market sources, docs/rates.md)`;
+  }
+  return `  Prices        live: median of fresh ${config.rates.sources.map((each) => each.source.label).join(', ')}${
+    config.rates.spreadPercent.default !== '0' ? `, spread ${config.rates.spreadPercent.default}%` : ''
+  } (rates view in the dashboard)`;
+}
+
 /** What live mode watches, or how to make it watch something. */
 function liveBannerLines(config: ResolvedConfig): string[] {
   if (config.mode !== 'live') return [];
@@ -169,6 +253,12 @@ async function main(): Promise<void> {
       'sweeper-key-file': { type: 'string' },
       'sweeper-key': { type: 'string' },
       'forwarding-lease-ms': { type: 'string' },
+      rates: { type: 'string' },
+      'i-know-prices-are-fixed': { type: 'boolean' },
+      'rate-source': { type: 'string', multiple: true },
+      'rate-refresh-seconds': { type: 'string', multiple: true },
+      'rate-spread': { type: 'string', multiple: true },
+      'stablecoin-floor': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -230,6 +320,7 @@ async function main(): Promise<void> {
     },
     logLevel: pick(values['log-level'], 'CRYPTOCHECKOUT_LOG_LEVEL'),
     operatorToken: pick(values['operator-token'], 'CRYPTOCHECKOUT_OPERATOR_TOKEN'),
+    rates: rateOptions(values, env),
     dashboardDir: pick(values['dashboard-dir'], 'CRYPTOCHECKOUT_DASHBOARD_DIR'),
     live: {
       rpcUrls: pairOption('rpc-url', values['rpc-url'], env.CRYPTOCHECKOUT_RPC_URLS, 'POLYGON=https://…'),
@@ -282,6 +373,7 @@ async function main(): Promise<void> {
       `  Hosted page   ${server.url}/pay/<transaction_code>`,
       ...dashboardBannerLines(server.dashboard),
       `  Storage       ${server.config.storage.kind === 'sqlite' ? server.config.storage.dataDir : 'PostgreSQL'}`,
+      pricesBannerLine(server.config),
       ...liveBannerLines(server.config),
       server.config.mode === 'sandbox'
         ? `  Try it        curl -s -X POST ${server.url}/api/checkout -H 'content-type: application/json' -d '{"fiat_amount":"25.00","fiat_currency":"EUR","external_reference":"order-1","customer":{"wallet_address":"0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359","crypto_currency":"USDC","crypto_currency_network":"POLYGON"}}'`

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import type { StorageOptions } from './db/database.js';
 import { type EvmNetworkConfig, type LiveRailOptions, resolveEvmNetworks } from './rails/evm/evm-networks.js';
 import type { PaymentRailProvider } from './rails/payment-rail-provider.js';
+import { type RateOptions, type ResolvedRates, resolveRates } from './rates/rate-config.js';
 import type { RateProvider } from './rates/rate-provider.js';
 
 export type ServerMode = 'sandbox' | 'live';
@@ -87,6 +88,9 @@ export interface ServerOptions {
   trustProxy?: boolean | string | string[];
   /** Clock, injectable for tests. */
   clock?: () => Date;
+  /** How orders are priced: live market sources or the static table (docs/rates.md). */
+  rates?: RateOptions;
+  /** Replaces the rate sources altogether (embedding, tests). */
   rateProvider?: RateProvider;
   railProvider?: PaymentRailProvider;
   /** pino log level (default info; `silent` in tests). */
@@ -125,6 +129,7 @@ export interface ResolvedConfig {
   newHoldLimits: { perClientPerMinute: number; perPricePerMinute: number };
   trustProxy: boolean | string | string[];
   logLevel: string;
+  rates: ResolvedRates;
 }
 
 /**
@@ -193,6 +198,7 @@ export function resolveConfig(options: ServerOptions): ResolvedConfig {
     newHoldLimits: { perClientPerMinute, perPricePerMinute },
     trustProxy: trustProxyOf(options.trustProxy),
     logLevel: options.logLevel ?? 'info',
+    rates: resolveRates(options.rates, mode),
   };
 }
 

@@ -20,6 +20,7 @@ import { readableLogStream } from './logging.js';
 import { type OperatorToken, resolveOperatorToken } from './operator-token.js';
 import { evmRailProvider } from './rails/evm/evm-rail-provider.js';
 import { noLiveRailProvider, sandboxRailProvider } from './rails/payment-rail-provider.js';
+import { LiveRateProvider } from './rates/live-rates.js';
 import { staticRateProvider } from './rates/static-rates.js';
 import { WebhookOutbox } from './webhooks/outbox.js';
 
@@ -76,7 +77,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
               : {}),
           })
         : noLiveRailProvider());
-  const rates = options.rateProvider ?? staticRateProvider();
+  const rates =
+    options.rateProvider ??
+    (config.rates.source === 'live'
+      ? new LiveRateProvider({ db, clock, logger, ...config.rates })
+      : staticRateProvider(config.rates.stablecoinFloorUsd));
+  // Loads the values persisted by earlier runs and other nodes; the sources are read in the background.
+  await rates.start?.();
   const service = new CheckoutService({
     db,
     config,
@@ -87,7 +94,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     logger,
     publicUrl: () => publicUrl,
   });
-  const operator = new OperatorService({ db, checkout: service, outbox, config, clock, version: VERSION });
+  const operator = new OperatorService({
+    db,
+    checkout: service,
+    outbox,
+    config,
+    clock,
+    version: VERSION,
+    rates,
+  });
   const refundService = new RefundService({
     db,
     config,
@@ -122,11 +137,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       mode: config.mode,
       storage: config.storage.kind,
       ...(config.mode === 'live' ? { networks: rails.health?.() ?? {} } : {}),
+      rates: { source: config.rates.source, problems: rates.problems?.() ?? [] },
     }),
   });
   try {
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
+    await rates.stop?.();
     await closeDatabase(db);
     throw error;
   }
@@ -168,6 +185,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         clearInterval(sweepTimer);
         await app.close();
         await rails.stop?.();
+        await rates.stop?.();
         await outbox.stop();
         await closeDatabase(db);
       })();

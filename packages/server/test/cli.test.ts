@@ -104,6 +104,15 @@ describe('cryptocheckout-server CLI', () => {
         ['--mode', 'live', '--rpc-url', 'POLYGON=https://rpc.example', '--chain-id', 'POLYGON=80002'],
         /name its token contracts with --token POLYGON:USDC=0x/,
       ],
+      [['--mode', 'live', '--rates', 'static'], /fixed table of 2026-11-01.*--i-know-prices-are-fixed/s],
+      [['--rates', 'sometimes'], /--rates takes live or static, not "sometimes"/],
+      [
+        ['--rate-source', 'nope=http://127.0.0.1:9'],
+        /--rate-source nope: no such source; the sources are ecb,/,
+      ],
+      [['--rate-source', 'ecb=ftp://mirror'], /--rate-source ecb=ftp:\/\/mirror: give an http\(s\) URL/],
+      [['--stablecoin-floor', '2'], /--stablecoin-floor must be from 0.5 to 1 USD, not 2/],
+      [['--rate-spread', 'EUR=lots'], /--rate-spread EUR must be a number of percent/],
     ];
     for (const [args, message] of cases) {
       const process = run([...args, '--port', '0']);
@@ -112,14 +121,53 @@ describe('cryptocheckout-server CLI', () => {
     }
   });
 
-  it('says in its banner that live mode without --rpc-url takes no payments', async () => {
+  it('says in its banner that live mode without --rpc-url takes no payments, and prices from market sources', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'cryptocheckout-cli-'));
+    // Tests never reach a public source: every source points at a closed loopback port.
+    const nowhere = ['ecb', 'exchangerate-api', 'kraken', 'coinbase', 'bitstamp'].flatMap((name) => [
+      '--rate-source',
+      `${name}=http://127.0.0.1:9/`,
+    ]);
     try {
-      const process = run(['--mode', 'live', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn']);
+      const process = run([
+        '--mode',
+        'live',
+        ...nowhere,
+        '--port',
+        '0',
+        '--data-dir',
+        dataDir,
+        '--log-level',
+        'warn',
+      ]);
       await process.waitFor(/Press Ctrl\+C/);
       expect(process.output()).toMatch(
         /Live rails\s+none: no rail takes payments until you add --rpc-url POLYGON=<url>/,
       );
+      expect(process.output()).toMatch(
+        /Prices\s+live: median of fresh ECB, ExchangeRate-API, Kraken, Coinbase, Bitstamp/,
+      );
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('says in its banner which fixed prices sandbox mode and a twice-asked live mode charge', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cryptocheckout-cli-'));
+    try {
+      const sandbox = run(['--port', '0', '--data-dir', dataDir, '--log-level', 'warn']);
+      await sandbox.waitFor(/Press Ctrl\+C/);
+      expect(sandbox.output()).toMatch(
+        /Prices\s+static table of 2026-11-01 \(sandbox; live mode reads market sources/,
+      );
+      child!.kill('SIGTERM');
+      await sandbox.exited;
+      const fixed = run([
+        ...['--mode', 'live', '--rates', 'static', '--i-know-prices-are-fixed'],
+        ...['--port', '0', '--data-dir', dataDir, '--log-level', 'warn'],
+      ]);
+      await fixed.waitFor(/Press Ctrl\+C/);
+      expect(fixed.output()).toMatch(/Prices\s+FIXED: the static table of 2026-11-01, not the market/);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

@@ -99,7 +99,10 @@ describe('webhook delivery', () => {
 
 describe('live mode', () => {
   it('turns the sandbox controls off and refuses private webhook targets', async () => {
-    server = await startTestServer({ mode: 'live' });
+    server = await startTestServer({
+      mode: 'live',
+      rates: { source: 'static', fixedPricesInLiveMode: true },
+    });
     const sandbox = await server.post('/api/sandbox/pay', {
       transaction_code: '00000000-0000-4000-8000-000000000000',
       payment_method: 'card',

@@ -4,6 +4,7 @@ import {
   type OperatorDelivery,
   type OperatorOverview,
   type OperatorPayment,
+  type OperatorRates,
   type OperatorResend,
   type OperatorStateChange,
   type OperatorStats,
@@ -28,6 +29,8 @@ import {
 import type { DatabaseSchema } from '../db/schema.js';
 import type { PaymentRow, TransactionRow } from '../db/transaction-repository.js';
 import { explorerTransactionUrl } from '../rails/evm/evm-networks.js';
+import type { RateProvider } from '../rates/rate-provider.js';
+import { staticRateProvider } from '../rates/static-rates.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import type { CheckoutService } from './checkout-service.js';
 import { decodeCursorParts, encodeCursor } from './cursor.js';
@@ -45,6 +48,8 @@ export interface OperatorServiceDependencies {
   config: ResolvedConfig;
   clock: () => Date;
   version: string;
+  /** Where prices come from, for the rates view. */
+  rates: RateProvider;
 }
 
 /**
@@ -65,6 +70,11 @@ export class OperatorService {
       config: deps.config,
       clock: deps.clock,
     });
+  }
+
+  /** `GET /api/operator/rates`: each currency's price and each source's health (docs/rates.md). */
+  rates(): OperatorRates {
+    return this.deps.rates.overview?.() ?? staticRateProvider().overview!();
   }
 
   overview(): OperatorOverview {

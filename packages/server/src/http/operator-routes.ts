@@ -103,6 +103,11 @@ export function registerOperatorRoutes(
       sendSuccess(reply, operator.overview()),
     );
 
+    api.get('/api/operator/rates', { schema: hidden }, async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return sendSuccess(reply, operator.rates());
+    });
+
     api.get(
       '/api/operator/transactions',
       { schema: { ...hidden, querystring: listQuery } },

@@ -13,6 +13,8 @@ export const MERCHANT_WALLET = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' as c
 export function liveOptions(chain: LocalChain, usdc: string, confirmations = 3): ServerOptions {
   return {
     mode: 'live',
+    // These suites test chains, not prices: the dated table keeps amounts fixed (docs/rates.md).
+    rates: { source: 'static', fixedPricesInLiveMode: true },
     live: {
       rpcUrls: { POLYGON: chain.rpcUrl },
       tokens: { 'POLYGON:USDC': usdc },

@@ -370,6 +370,7 @@ describe('live mode: an endpoint of the wrong chain', () => {
   it('offers no rail on it and says in /api/health how to fix the setting', async () => {
     const wrongChain = await startTestServer({
       mode: 'live',
+      rates: { source: 'static', fixedPricesInLiveMode: true },
       live: {
         rpcUrls: { POLYGON: chain.rpcUrl },
         chainIds: { POLYGON: 80002 },
