@@ -3,6 +3,7 @@ import type {
   OperatorIssuedMerchantKey,
   OperatorMerchantKey,
   OperatorOverview,
+  OperatorRates,
   OperatorRefundDetail,
   OperatorRefundPage,
   OperatorResend,
@@ -208,6 +209,20 @@ export class OperatorApi {
     const data = await this.json('GET', `stats?days=${days}`, signal);
     if (!isRecord(data) || !Array.isArray(data.days)) throw unexpected();
     return data as unknown as OperatorStats;
+  }
+
+  /** Where prices come from (live sources or the static table) and how each currency, asset and source stands. */
+  async getRates(signal?: AbortSignal): Promise<OperatorRates> {
+    const data = await this.json('GET', 'rates', signal);
+    if (
+      !isRecord(data) ||
+      (data.source !== 'live' && data.source !== 'static') ||
+      !Array.isArray(data.rates) ||
+      !Array.isArray(data.sources)
+    ) {
+      throw unexpected();
+    }
+    return data as unknown as OperatorRates;
   }
 
   /** One page of refunds, newest first, filtered by status and `q` (refund id, transaction code or exact reference). */

@@ -57,7 +57,11 @@ describe('transaction detail', () => {
     expect(page.doc.activeElement).toBe(page.doc.querySelector('h1'));
     const summaryText = page.text('.summary');
     expect(summaryText).toContain('5.00 EUR');
-    expect(summaryText).toContain(`1 EUR = ${detail.usd_rate} USD (source: ${detail.rate_source})`);
+    // The rate the checkout locked, as the server answers it (the sandbox's static table: no spread).
+    const rate = detail.transaction.rate!;
+    expect(summaryText).toContain(`1 EUR = ${rate.usd_per_unit} USD (no spread)`);
+    expect(summaryText).toContain(`Rate sources${rate.sources.join(', ')} ${rate.source}`);
+    expect(page.doc.querySelector(`.summary time[datetime="${rate.held_until}"]`)).not.toBeNull();
     expect(summaryText).toContain(`Webhook URL${receiver.url.replace('/webhook', '')}`);
     expect(summaryText).not.toContain('kept-out-of-the-page');
     expect(page.doc.querySelector<HTMLAnchorElement>('.summary a')?.href).toBe(

@@ -49,6 +49,7 @@ describe('signing in', () => {
       'Unmatched payments',
       'Refunds',
       'Merchant keys',
+      'Rates',
     ]);
     expect(page.text('header nav a[aria-current="page"]')).toBe('Transactions');
     await waitFor(() => expect(page.texts('#transactions-table tbody a')[0]).toBe('ORD-SESSION'));

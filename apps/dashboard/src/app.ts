@@ -8,6 +8,7 @@ import { detailView } from './views/detail.js';
 import { type LoginView, loginView } from './views/login.js';
 import { merchantKeysView } from './views/merchant-keys.js';
 import { notFoundView } from './views/not-found.js';
+import { ratesView } from './views/rates.js';
 import { refundDetailView } from './views/refund-detail.js';
 import { refundsView } from './views/refunds.js';
 import { createShell, PRODUCT_NAME } from './views/shell.js';
@@ -159,6 +160,9 @@ export function startDashboard(env: DashboardEnvironment): DashboardController {
         break;
       case 'merchant-keys':
         view = merchantKeysView(ctx);
+        break;
+      case 'rates':
+        view = ratesView(ctx);
         break;
       case 'not-found':
         view = notFoundView(ctx, route.path);

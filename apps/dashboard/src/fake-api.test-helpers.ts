@@ -1,4 +1,9 @@
-import type { OperatorChainTransfer, OperatorOverview, OperatorRefundDetail } from '@cryptocheckout/core';
+import type {
+  OperatorChainTransfer,
+  OperatorOverview,
+  OperatorRates,
+  OperatorRefundDetail,
+} from '@cryptocheckout/core';
 import { Window } from 'happy-dom';
 import { afterEach, vi } from 'vitest';
 import { type DashboardController, startDashboard } from './app.js';
@@ -45,6 +50,7 @@ const DEFAULTS = ({ method, path }: FakeRequest): FakeAnswer | undefined => {
   if (path === '/api/health') return { data: { ok: true, mode: 'live', networks: {} } };
   if (path === '/api/operator/refunds') return { data: { items: [], next_cursor: null } };
   if (path === '/api/operator/merchant-keys') return { data: [] };
+  if (path === '/api/operator/rates') return { data: ratesOf({ source: 'static', sources: [], rates: [] }) };
   return undefined;
 };
 
@@ -173,6 +179,142 @@ export function refundOf(overrides: Partial<OperatorRefundDetail> = {}): Operato
     claim_url: `https://pay.example/refund/${'c'.repeat(43)}`,
     created_by: 'operator token',
     cancelled_by: null,
+    ...overrides,
+  };
+}
+
+/** The moment {@link ratesOf}'s values are measured from: its ages read against this. */
+export const RATES_NOW = '2026-11-27T15:00:00.000Z';
+
+/**
+ * `GET /api/operator/rates` of a live server: EUR priced from two fresh sources with a 1% spread,
+ * JPY refused (its only source stale), USDC depegged, BTC diverging, ETH fine; ExchangeRate-API
+ * stale and failing, the rest answering. `static_table_date` is set for `source: 'static'`.
+ */
+export function ratesOf(overrides: Partial<OperatorRates> = {}): OperatorRates {
+  return {
+    source: 'live',
+    static_table_date: overrides.source === 'static' ? '2026-11-01' : null,
+    stablecoin_floor_usd: '0.98',
+    divergence_limit_percent: '2',
+    rates: [
+      {
+        code: 'EUR',
+        kind: 'fiat',
+        usd_per_unit: '1.0718',
+        spread_percent: '1',
+        sources: [
+          { source: 'ECB', usd_per_unit: '1.0612', as_of: '2026-11-27T14:00:00.000Z', fresh: true },
+          {
+            source: 'ExchangeRate-API',
+            usd_per_unit: '1.0610',
+            as_of: '2026-11-26T09:00:00.000Z',
+            fresh: false,
+          },
+        ],
+        divergence_percent: null,
+        status: 'ok',
+        problem: null,
+        last_priced_at: '2026-11-27T14:00:00.000Z',
+      },
+      {
+        code: 'JPY',
+        kind: 'fiat',
+        usd_per_unit: null,
+        spread_percent: '1',
+        sources: [
+          {
+            source: 'ExchangeRate-API',
+            usd_per_unit: '0.0066934',
+            as_of: '2026-11-26T09:00:00.000Z',
+            fresh: false,
+          },
+        ],
+        divergence_percent: null,
+        status: 'stale',
+        problem:
+          'No fresh rate for JPY: last priced 2026-11-26 09:00 UTC (sources: ExchangeRate-API). New checkouts in JPY are refused until a source answers.',
+        last_priced_at: '2026-11-26T09:00:00.000Z',
+      },
+      {
+        code: 'USDC',
+        kind: 'asset',
+        usd_per_unit: null,
+        spread_percent: '0',
+        sources: [
+          { source: 'Kraken', usd_per_unit: '0.9500', as_of: '2026-11-27T14:59:30.000Z', fresh: true },
+          { source: 'Coinbase', usd_per_unit: '0.9502', as_of: '2026-11-27T14:59:40.000Z', fresh: true },
+        ],
+        divergence_percent: '0.01',
+        status: 'depegged',
+        problem:
+          'USDC trades at 0.9501 USD, under the 0.98 USD floor: paying in USDC is paused until it recovers.',
+        last_priced_at: '2026-11-27T14:59:40.000Z',
+      },
+      {
+        code: 'BTC',
+        kind: 'asset',
+        usd_per_unit: '96500',
+        spread_percent: '0.5',
+        sources: [
+          { source: 'Kraken', usd_per_unit: '97000', as_of: '2026-11-27T14:59:30.000Z', fresh: true },
+          { source: 'Coinbase', usd_per_unit: '97010.5', as_of: '2026-11-27T14:59:40.000Z', fresh: true },
+          { source: 'Bitstamp', usd_per_unit: '91000', as_of: '2026-11-27T14:58:00.000Z', fresh: true },
+        ],
+        divergence_percent: '6.19',
+        status: 'diverging',
+        problem: 'BTC sources differ by 6.19% (limit 2%): Kraken 97000, Coinbase 97010.5, Bitstamp 91000.',
+        last_priced_at: '2026-11-27T14:59:40.000Z',
+      },
+      {
+        code: 'ETH',
+        kind: 'asset',
+        usd_per_unit: '3480.25',
+        spread_percent: '0',
+        sources: [
+          { source: 'Kraken', usd_per_unit: '3480.25', as_of: '2026-11-27T14:59:30.000Z', fresh: true },
+        ],
+        divergence_percent: null,
+        status: 'ok',
+        problem: null,
+        last_priced_at: '2026-11-27T14:59:30.000Z',
+      },
+    ],
+    sources: [
+      {
+        name: 'ecb',
+        label: 'ECB',
+        kind: 'fiat',
+        origin: 'https://www.ecb.europa.eu',
+        refresh_interval_seconds: 3_600,
+        last_attempt_at: '2026-11-27T14:30:00.000Z',
+        last_success_at: '2026-11-27T14:30:00.000Z',
+        last_error: null,
+        stale: false,
+      },
+      {
+        name: 'exchange-rate-api',
+        label: 'ExchangeRate-API',
+        kind: 'fiat',
+        origin: 'https://open.er-api.com',
+        refresh_interval_seconds: 3_600,
+        last_attempt_at: '2026-11-27T14:55:00.000Z',
+        last_success_at: '2026-11-26T09:00:00.000Z',
+        last_error: 'HTTP 503 <b>Service Unavailable</b>',
+        stale: true,
+      },
+      {
+        name: 'kraken',
+        label: 'Kraken',
+        kind: 'asset',
+        origin: 'https://api.kraken.com',
+        refresh_interval_seconds: 60,
+        last_attempt_at: '2026-11-27T14:59:30.000Z',
+        last_success_at: '2026-11-27T14:59:30.000Z',
+        last_error: null,
+        stale: false,
+      },
+    ],
     ...overrides,
   };
 }

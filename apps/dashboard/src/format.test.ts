@@ -3,10 +3,12 @@ import {
   attemptResult,
   currencyDigits,
   decimalText,
+  formatAge,
   formatAssetAmount,
   formatBaseUnits,
   formatDecimal,
   formatFiat,
+  formatInterval,
   formatLocalDateTime,
   formatUsd,
   formatUtcDate,
@@ -126,5 +128,28 @@ describe('formatBaseUnits', () => {
     expect(formatBaseUnits('-5')).toBe('-5');
     expect(formatBaseUnits('1.5')).toBe('1.5');
     expect(formatBaseUnits('')).toBe('');
+  });
+});
+
+describe('formatAge and formatInterval', () => {
+  const now = new Date('2026-11-27T15:00:00.000Z');
+
+  it('says how long ago a time was, in its largest whole unit', () => {
+    expect(formatAge('2026-11-27T14:59:58.000Z', now)).toBe('just now');
+    expect(formatAge('2026-11-27T14:59:15.000Z', now)).toBe('45 s ago');
+    expect(formatAge('2026-11-27T14:48:00.000Z', now)).toBe('12 min ago');
+    expect(formatAge('2026-11-27T11:30:00.000Z', now)).toBe('3 h ago');
+    expect(formatAge('2026-11-25T09:00:00.000Z', now)).toBe('2 d ago');
+    // A clock ahead of the browser's is not a time in the future.
+    expect(formatAge('2026-11-27T15:01:00.000Z', now)).toBe('just now');
+    expect(formatAge('soon', now)).toBe('soon');
+  });
+
+  it('spells refresh intervals in the unit they are whole in', () => {
+    expect(formatInterval(30)).toBe('30 s');
+    expect(formatInterval(90)).toBe('90 s');
+    expect(formatInterval(300)).toBe('5 min');
+    expect(formatInterval(3_600)).toBe('1 h');
+    expect(formatInterval(5_400)).toBe('90 min');
   });
 });

@@ -159,3 +159,26 @@ const NATIVE_COINS: Readonly<Record<string, string>> = {
   BASE: 'ETH',
   ARBITRUM: 'ETH',
 };
+
+/**
+ * How long ago `iso` was, seen at `now`, in the largest whole unit: "just now", "45 s ago",
+ * "12 min ago", "3 h ago", "2 d ago". A time ahead of `now` (clocks apart) reads "just now"; text
+ * that is no valid time is returned unchanged.
+ */
+export function formatAge(iso: string, now: Date): string {
+  const time = Date.parse(iso);
+  if (Number.isNaN(time)) return iso;
+  const seconds = Math.floor((now.getTime() - time) / 1000);
+  if (seconds < 5) return 'just now';
+  if (seconds < 60) return `${seconds} s ago`;
+  if (seconds < 3_600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3_600)} h ago`;
+  return `${Math.floor(seconds / 86_400)} d ago`;
+}
+
+/** A refresh interval in the largest unit it is a whole number of: "30 s", "5 min", "1 h", "90 s". */
+export function formatInterval(seconds: number): string {
+  if (seconds >= 3_600 && seconds % 3_600 === 0) return `${seconds / 3_600} h`;
+  if (seconds >= 60 && seconds % 60 === 0) return `${seconds / 60} min`;
+  return `${seconds} s`;
+}

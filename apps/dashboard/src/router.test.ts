@@ -38,6 +38,8 @@ describe('parseRoute', () => {
     expect(parseRoute(`#/transactions/${CODE}`)).toEqual({ view: 'detail', code: CODE });
     expect(parseRoute('#/transactions/a%2Fb')).toEqual({ view: 'detail', code: 'a/b' });
     expect(parseRoute('#/unmatched')).toEqual({ view: 'unmatched' });
+    expect(parseRoute('#/rates')).toEqual({ view: 'rates' });
+    expect(parseRoute('#/rates/EUR')).toEqual({ view: 'not-found', path: '/rates/EUR' });
     expect(parseRoute('#/settings')).toEqual({ view: 'not-found', path: '/settings' });
     expect(parseRoute('#/transactions/%E0%A4%A')).toEqual({
       view: 'not-found',
@@ -93,6 +95,7 @@ describe('routeHash', () => {
       { view: 'detail', code: CODE },
       { view: 'detail', code: 'odd/code?#' },
       { view: 'unmatched' },
+      { view: 'rates' },
     ];
     for (const route of routes) expect(parseRoute(routeHash(route))).toEqual(route);
     expect(routeHash({ view: 'transactions', filter: EMPTY_FILTER })).toBe('#/transactions');

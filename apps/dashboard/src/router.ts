@@ -2,7 +2,7 @@ import type { RefundStatus, TransactionStatus } from '@cryptocheckout/core';
 
 /**
  * Hash routes of the dashboard: `#/transactions?…`, `#/transactions/<code>`, `#/unmatched`,
- * `#/refunds?…`, `#/refunds/<refund id>`, `#/merchant-keys`.
+ * `#/refunds?…`, `#/refunds/<refund id>`, `#/merchant-keys`, `#/rates`.
  */
 
 /** Statuses the transactions filter offers, in the order a transaction passes through them. */
@@ -53,6 +53,7 @@ export type Route =
   | { view: 'refunds'; filter: RefundFilter }
   | { view: 'refund'; refundId: string; created?: RefundArrival }
   | { view: 'merchant-keys' }
+  | { view: 'rates' }
   | { view: 'not-found'; path: string };
 
 export const EMPTY_FILTER: TransactionFilter = Object.freeze({ q: '', status: '', from: '', to: '' });
@@ -142,6 +143,7 @@ export function parseRoute(hash: string): Route {
     }
   }
   if (segments[0] === 'merchant-keys' && segments.length === 1) return { view: 'merchant-keys' };
+  if (segments[0] === 'rates' && segments.length === 1) return { view: 'rates' };
   return { view: 'not-found', path: safeDecode(path) ?? path };
 }
 
@@ -166,6 +168,8 @@ export function routeHash(route: Route): string {
     }
     case 'merchant-keys':
       return '#/merchant-keys';
+    case 'rates':
+      return '#/rates';
     case 'not-found':
       return `#/${route.path.replace(/^\//, '')}`;
   }

@@ -170,10 +170,7 @@ export function detailView(ctx: ViewContext, code: string): View {
       ['Amount', formatFiat(tx.fiat_amount, tx.fiat_currency)],
       ['USD amount', formatUsd(tx.amount_in_usd)],
       ['Received', formatUsd(tx.received_usd)],
-      [
-        'Rate',
-        `1 ${tx.fiat_currency} = ${decimalText(current.usd_rate)} USD (source: ${current.rate_source})`,
-      ],
+      ...rateRows(current),
       ['Wallet', h('span', {}, mono(h, tx.wallet_address), ` ${tx.wallet_currency} on ${tx.wallet_network}`)],
       ['Rail', tx.payment_method ?? 'Not chosen yet'],
       ['Created', timeText(h, tx.created_at)],
@@ -204,6 +201,39 @@ export function detailView(ctx: ViewContext, code: string): View {
         ...rows.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]),
       ),
     );
+  }
+
+  /**
+   * The rate the checkout locked: with its sources, publication time, spread and hold from
+   * `transaction.rate`; from `usd_rate` and `rate_source` alone for a server that does not send it.
+   */
+  function rateRows(current: OperatorTransactionDetail): [string, Child][] {
+    const tx = current.transaction;
+    const rate = tx.rate;
+    if (!rate) {
+      return [
+        [
+          'Rate',
+          `1 ${tx.fiat_currency} = ${decimalText(current.usd_rate)} USD (source: ${current.rate_source})`,
+        ],
+      ];
+    }
+    const spread = Number(rate.spread_percent) > 0 ? `incl. ${rate.spread_percent}% spread` : 'no spread';
+    return [
+      ['Rate', `1 ${tx.fiat_currency} = ${decimalText(rate.usd_per_unit)} USD (${spread})`],
+      [
+        'Rate sources',
+        h(
+          'span',
+          {},
+          rate.sources.length > 0 ? rate.sources.join(', ') : '—',
+          ' ',
+          h('span', { class: 'cell-note' }, rate.source),
+        ),
+      ],
+      ['Rate as of', timeText(h, rate.as_of)],
+      ['Price held until', timeText(h, rate.held_until)],
+    ];
   }
 
   function historyTable(history: readonly OperatorStateChange[]): HTMLElement {

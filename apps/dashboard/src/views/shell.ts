@@ -27,6 +27,7 @@ const NAV: readonly { href: string; label: string; views: readonly Route['view']
   { href: '#/unmatched', label: 'Unmatched payments', views: ['unmatched'] },
   { href: '#/refunds', label: 'Refunds', views: ['refunds', 'refund'] },
   { href: '#/merchant-keys', label: 'Merchant keys', views: ['merchant-keys'] },
+  { href: '#/rates', label: 'Rates', views: ['rates'] },
 ];
 
 /** Builds the frame into `root`, replacing what was there (the no-script note). */
