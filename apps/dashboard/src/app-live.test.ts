@@ -152,3 +152,30 @@ describe('unmatched payments in sandbox mode', () => {
     expect(page.rows('unmatched-table')).toHaveLength(0);
   });
 });
+
+describe('rates in sandbox mode', () => {
+  let sandbox: OperatorServer | null = null;
+  afterEach(async () => {
+    await sandbox?.close();
+    sandbox = null;
+  });
+
+  it('names the static table the sandbox prices from, with each currency and no market source', async () => {
+    sandbox = await startOperatorServer();
+    const page = openDashboard(sandbox, { token: OPERATOR_TOKEN, hash: '#/rates' });
+    await waitFor(() => expect(page.rows('rates-fiat-table').length).toBeGreaterThan(0));
+    expect(page.text('#rates-origin')).toMatch(
+      /^Static table \d{4}-\d{2}-\d{2}: sandbox checkouts are priced from fixed rates/,
+    );
+    expect(page.doc.getElementById('rates-origin')!.className).toBe('intro');
+    const eur = page.doc.querySelector('tr[data-rate="EUR"]')!;
+    expect(eur.querySelector('.badge')?.textContent).toBe('Static table');
+    expect(page.doc.querySelector('tr[data-rate="USDC"] .rate-values')?.textContent).toMatch(
+      /^static table: 1 /,
+    );
+    expect(page.text('#rate-sources-table tbody')).toBe(
+      'No market source is read: prices come from the static table.',
+    );
+    expect(sandbox.requests.some((request) => request.path === '/api/operator/rates')).toBe(true);
+  });
+});
