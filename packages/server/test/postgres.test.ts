@@ -9,6 +9,7 @@ import {
 } from './helpers.js';
 import { OPERATOR_TOKEN, operatorRequest, readAllPages } from './operator-helpers.js';
 import { findPostgresBin, startPostgresCluster } from './postgres-cluster.js';
+import { liveRateOptions, startRateSourceFixtures } from './rate-source-fixtures.js';
 import { createRefund } from './refund-helpers.js';
 
 const bin = findPostgresBin();
@@ -168,6 +169,41 @@ describe.skipIf(!bin)('PostgreSQL storage (the same query layer as SQLite)', () 
       ).toBe('6');
     } finally {
       for (const node of nodes) await node.close();
+    }
+  });
+
+  it('quotes one price from two nodes: one reads the sources, the other prices from what it stored', async () => {
+    const fixtures = await startRateSourceFixtures();
+    fixtures.ecb.eurRates = { USD: '1.25' };
+    fixtures.exchangeRateApi.perUsd = { EUR: '0.78125' };
+    const nodes: TestServer[] = [];
+    try {
+      const reading = { databaseUrl: cluster.connectionString, rates: liveRateOptions(fixtures) };
+      nodes.push(await startTestServer(reading));
+      // The second node's sources point at a closed port: all it knows comes through the database.
+      const nowhere = Object.fromEntries(
+        Object.keys(fixtures.sourceUrls).map((name) => [name, 'http://127.0.0.1:9/']),
+      );
+      nodes.push(
+        await startTestServer({
+          databaseUrl: cluster.connectionString,
+          rates: { ...liveRateOptions(fixtures), sourceUrls: nowhere },
+        }),
+      );
+      const quote = async (node: TestServer) =>
+        (await node.get('/api/payment_options?fiat_amount=100&fiat_currency=EUR')).json.data?.amount_in_usd;
+      await eventually(async () => {
+        expect(await quote(nodes[0]!)).toBe(126.5);
+        expect(await quote(nodes[1]!)).toBe(126.5);
+      });
+      fixtures.ecb.eurRates.USD = '1.35';
+      await eventually(async () => {
+        expect(await quote(nodes[0]!)).toBe(131.5);
+        expect(await quote(nodes[1]!)).toBe(131.5);
+      });
+    } finally {
+      for (const node of nodes) await node.close();
+      await fixtures.close();
     }
   });
 });
