@@ -13,6 +13,7 @@ export {
   runPhpRequest,
   startHttpBridge,
 } from './http-bridge.js';
+export { expectedPriceLine, type ServiceProxy, startServiceWithoutLockedRate } from './locked-rate.js';
 export { closedLoopbackUrl, listenOnLoopback } from './loopback.js';
 export { findDebianPhp, type MariaDb, mariaDbUnavailable, startMariaDb } from './mariadb.js';
 export { phpJson, phpString } from './php-literal.js';
