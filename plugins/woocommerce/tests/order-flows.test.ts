@@ -36,6 +36,15 @@ add_filter('pre_http_request', static function ($pre, $args, $url) {
     }
     return $pre;
 }, 10, 3);
+// A service from before the locked rate: its lookups answer without data.rate.
+add_filter('http_response', static function ($response, $args, $url) {
+    if (get_option('test_lookup_without_rate') === 'yes' && strpos((string) $url, '/api/transaction?') !== false && is_array($response)) {
+        $body = json_decode((string) $response['body'], true);
+        unset($body['data']['rate']);
+        $response['body'] = json_encode($body);
+    }
+    return $response;
+}, 10, 3);
 `,
     );
   });
@@ -117,6 +126,19 @@ add_filter('pre_http_request', static function ($pre, $args, $url) {
         });
       } finally {
         await shop.wp.run(`delete_option('test_fail_payment_options');`);
+      }
+      // Paid while the service answers as one from before the locked rate: booked all the same,
+      // with no price line.
+      await shop.wp.run(`update_option('test_lookup_without_rate', 'yes');`);
+      try {
+        await shop.service.pay(code, 'full');
+        await runScheduledPoll();
+        const order = await viewOrder(placed.order_id);
+        expect(order.status).toBe('processing');
+        expect(count(order.notes, `settled (transaction ${code})`)).toBe(1);
+        expect(count(order.notes, 'Priced')).toBe(0);
+      } finally {
+        await shop.wp.run(`delete_option('test_lookup_without_rate');`);
       }
     });
   });

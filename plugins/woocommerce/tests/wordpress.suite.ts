@@ -4,6 +4,7 @@
  * (support/wordpress.ts says which). One WordPress boot per PHP version: wordpress-php7.4.test.ts
  * and wordpress-php8.test.ts each run this suite on one, so the two run side by side.
  */
+import { expectedPriceLine } from '@cryptocheckout/php-testkit';
 import { describe, expect, it } from 'vitest';
 import { count, lit, useShop, WALLET } from './support/shop.js';
 import { PLUGIN_FILE, type WordPressPhp } from './support/wordpress.js';
@@ -321,6 +322,12 @@ export function wordpressSuite(php: WordPressPhp): void {
         expect(order.status).toBe('processing');
         expect(count(order.notes, 'Order status changed from Pending payment to Processing')).toBe(1);
         expect(count(order.notes, `settled (transaction ${code})`)).toBe(1);
+        // The payment's note carries the rate the checkout locked, once however many runs raced.
+        const line = expectedPriceLine(await shop.service.transaction(code));
+        expect(order.notes.filter((note) => note.includes('Priced'))).toEqual([
+          expect.stringMatching(new RegExp(`settled \\(transaction ${code}\\)\\. `)),
+        ]);
+        expect(count(order.notes, line)).toBe(1);
         expect(order.transaction_id).toBe(code);
         expect(order.date_paid).not.toBeNull();
         expect(order.checkouts[0]).toMatchObject({

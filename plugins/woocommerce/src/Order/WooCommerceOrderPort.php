@@ -66,7 +66,9 @@ final class WooCommerceOrderPort implements OrderPort
         $order = self::requireOrder($orderId);
         $code = $decision->transactionCode();
         $this->restorePaymentMethod($order);
-        $order->add_order_note($decision->note);
+        // The payment's note carries the rate the checkout locked ("Priced at 1 EUR = … USD (sources),
+        // held until …"), when the service sent one: written here, once, as the payment is booked.
+        $order->add_order_note($decision->noteWithPriceLine());
         $order->payment_complete($code);
         if (!$this->isPaymentBooked($orderId, $code)) {
             // A status payment_complete() does not take (a draft, another plugin's): the payment is
