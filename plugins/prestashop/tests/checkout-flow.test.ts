@@ -1,7 +1,10 @@
 import {
+  expectedPriceLine,
   phpString,
   type SandboxService,
+  type ServiceProxy,
   startSandboxService,
+  startServiceWithoutLockedRate,
   type WebhookDelivery,
 } from '@cryptocheckout/php-testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +25,8 @@ import {
 
 const copy: ModuleCopy = await prepareModule();
 let service: SandboxService;
+/** The reference server answering as a service from before the locked rate (no data.rate). */
+let olderService: ServiceProxy;
 /** Minutes added to the server's clock, to let checkouts expire. Only ever grows. */
 let clockOffsetMinutes = 0;
 
@@ -30,9 +35,11 @@ beforeAll(async () => {
     sweepIntervalMs: 100,
     clock: () => new Date(Date.now() + clockOffsetMinutes * 60_000),
   });
+  olderService = await startServiceWithoutLockedRate(service.url);
 });
 
 afterAll(async () => {
+  await olderService?.close();
   await service?.close();
   copy.remove();
 });
@@ -334,9 +341,14 @@ echo 'true';`);
         resolution: 'booked',
       });
       expect(order.claimed).toBe(false);
+      // The payment's note ends with the rate the checkout locked.
+      const line = expectedPriceLine(await service.transaction(code));
       expect(order.messages.at(-1)).toMatch(
-        new RegExp(`^Crypto Checkout: payment of [\\d.]+ USD settled \\(transaction ${code}\\)\\.$`),
+        new RegExp(
+          `^Crypto Checkout: payment of [\\d.]+ USD settled \\(transaction ${code}\\)\\. Priced at `,
+        ),
       );
+      expect(order.messages.at(-1)?.endsWith(` ${line}`)).toBe(true);
       // A webhook the service confirmed shows on the configuration page.
       const panel = String(
         await bridge.runJson(
@@ -404,6 +416,11 @@ echo 'true';`);
       expect(order.payments).toHaveLength(1);
       expect(order.history.filter((state) => state === order.states.payment)).toHaveLength(1);
       expect(order.messages.filter((message) => message.includes('settled'))).toHaveLength(1);
+      // The price line once, in the payment's note.
+      const line = expectedPriceLine(await service.transaction(code));
+      expect(order.messages.filter((message) => message.includes('Priced'))).toEqual([
+        expect.stringContaining(`settled (transaction ${code}). ${line}`),
+      ]);
       expect(order.claimed).toBe(false);
     });
 
@@ -564,9 +581,14 @@ echo 'true';`);
       );
     });
 
-    it('catches a missed webhook with the scheduled poll', async () => {
+    it('catches a missed webhook with the scheduled poll (from a service that sends no locked rate)', async () => {
       bridge.offline.add('/module/cryptocheckout/webhook');
-      const { idOrder, code } = await placePaidLaterOrder('12.00');
+      // The checkout is made through a service from before the locked rate, which it keeps asking.
+      await config('CRYPTOCHECKOUT_SERVICE_URL', olderService.url);
+      const placed = await placePaidLaterOrder('12.00').finally(() =>
+        config('CRYPTOCHECKOUT_SERVICE_URL', service.url),
+      );
+      const { idOrder, code } = placed;
       await service.pay(code, 'full');
       expect((await deliveredWebhook(code)).attempts[0]?.http_status).toBe(503);
       bridge.offline.delete('/module/cryptocheckout/webhook');
@@ -585,6 +607,12 @@ echo 'true';`);
       const order = await view(idOrder);
       expect(order.current_state).toBe(order.states.payment);
       expect(order.payments).toHaveLength(1);
+      // Booked without a price line: the lookup had no rate.
+      expect(olderService.lookups).toBeGreaterThan(0);
+      expect(order.messages.filter((message) => message.includes(`settled (transaction ${code})`))).toEqual([
+        expect.stringMatching(/USD settled \(transaction [0-9a-f-]+\)\.$/),
+      ]);
+      expect(order.messages.filter((message) => message.includes('Priced'))).toEqual([]);
       const lastPoll = await bridge.runJson(
         `echo json_encode(Configuration::get('CRYPTOCHECKOUT_LAST_POLL'));`,
       );

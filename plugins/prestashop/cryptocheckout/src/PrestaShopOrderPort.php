@@ -72,7 +72,9 @@ final class PrestaShopOrderPort implements OrderPort
         }
         $order = self::order((int) $orderId);
         $order->setCurrentState(OrderStates::idFor($state));
-        self::note($order, $decision->note);
+        // A booked payment's note carries the rate the checkout locked, when the service sent one
+        // ("Priced at 1 EUR = … USD (sources), held until …"): the order turns paid once.
+        self::note($order, $decision->noteWithPriceLine());
         return true;
     }
 
