@@ -3,9 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   EVENT_DEADLINE_MS,
+  expectedPriceLine,
   PHP_VERSIONS,
   type SandboxService,
+  type ServiceProxy,
   startSandboxService,
+  startServiceWithoutLockedRate,
 } from '@cryptocheckout/php-testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -30,13 +33,17 @@ const AUTOLOAD = "require_once ROOTDIR . '/modules/gateways/cryptocheckout/autol
 
 let now = Date.now();
 let service: SandboxService;
+/** The reference server answering as a service from before the locked rate (no data.rate). */
+let olderService: ServiceProxy;
 
 beforeAll(async () => {
   service = await startSandboxService({ clock: () => new Date(now), sweepIntervalMs: 100 });
   SETTINGS.serviceUrl = service.url;
+  olderService = await startServiceWithoutLockedRate(service.url);
 });
 
 afterAll(async () => {
+  await olderService?.close();
   await service?.close();
 });
 
@@ -213,8 +220,10 @@ for (const version of PHP_VERSIONS) {
     }
 
     /** An unpaid invoice whose checkout settled on the service while its webhook was lost. */
-    async function invoiceSettledWithoutWebhook(): Promise<{ invoiceId: number; code: string }> {
-      const invoiceId = await install();
+    async function invoiceSettledWithoutWebhook(
+      settings?: Record<string, string>,
+    ): Promise<{ invoiceId: number; code: string }> {
+      const invoiceId = await install({ settings });
       await loseWebhooks();
       const { code } = await startCheckout(invoiceId);
       await service.pay(code, 'full');
@@ -630,6 +639,16 @@ for (const version of PHP_VERSIONS) {
         expect(state.payments).toHaveLength(1);
         expect(state.payments[0]).toMatchObject({ transid: code, amountin: '25.00' });
         expect(results(state).filter((result) => result === 'Success')).toHaveLength(1);
+        // The payment's Gateway Log entry carries the rate the checkout locked; no other entry does.
+        const line = expectedPriceLine(await service.transaction(code));
+        expect(
+          state.gatewaylog
+            .filter((entry) => entry.data.includes('Priced'))
+            .map((entry) => [
+              entry.result,
+              entry.data.split('\n').filter((row) => row.startsWith('price => ')),
+            ]),
+        ).toEqual([['Success', [`price => ${line}`]]]);
         expect((await ledgerRows())[0]).toMatchObject({
           recorded_state: 'paid',
           resolution: 'booked',
@@ -829,8 +848,8 @@ for (const version of PHP_VERSIONS) {
     });
 
     describe('cron and return visits', () => {
-      it('pays the invoice on the cron when the webhook never arrived', async () => {
-        const { invoiceId } = await invoiceSettledWithoutWebhook();
+      it('pays the invoice on the cron when the webhook never arrived (from a service that sends no locked rate)', async () => {
+        const { invoiceId } = await invoiceSettledWithoutWebhook({ serviceUrl: olderService.url });
         // Give the (lost) webhook time to have arrived, had it been delivered.
         await new Promise((resolve) => setTimeout(resolve, 300));
         expect((await invoiceState(invoiceId)).invoice.status).toBe('Unpaid');
@@ -838,6 +857,10 @@ for (const version of PHP_VERSIONS) {
         const state = await invoiceState(invoiceId);
         expect(state.invoice.status).toBe('Paid');
         expect(state.payments).toHaveLength(1);
+        // Booked without a price: the lookup had no rate.
+        expect(results(state)).toEqual(['Success']);
+        expect(state.gatewaylog[0]?.data).not.toContain('price =>');
+        expect(olderService.lookups).toBeGreaterThan(0);
         await ageChecks(3600);
         await runCron();
         expect((await invoiceState(invoiceId)).payments).toHaveLength(1);

@@ -89,7 +89,14 @@ final class InvoicePort implements OrderPort
             throw new \RuntimeException(sprintf('WHMCS refused the payment of transaction %s on invoice #%s.', $code, $orderId));
         }
         $result = $decision->isLate() ? 'Success (late payment)' : ($overpaid ? 'Success (overpaid)' : 'Success');
-        $this->logDecision($result, $orderId, $decision, ['booked' => $booked . ' ' . $currency]);
+        $extra = ['booked' => $booked . ' ' . $currency];
+        // The rate the checkout locked, when the service sent one: in the payment's Gateway Log
+        // entry, written once, as the payment is booked ("Priced at 1 EUR = … USD (sources), held until …").
+        $price = $decision->bookingPriceLine();
+        if ($price !== null) {
+            $extra['price'] = $price;
+        }
+        $this->logDecision($result, $orderId, $decision, $extra);
         if ($decision->isLate()) {
             // Paid after the checkout had expired: worth a look before anything is provisioned.
             $this->adminNote($orderId, $decision->note);
