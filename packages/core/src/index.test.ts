@@ -67,6 +67,7 @@ const PUBLIC_API = [
   'paymentOptionSchema',
   'paymentOptionsQuerySchema',
   'paymentOptionsSchema',
+  'lockedRateSchema',
   'paymentSchema',
   'readEmbedParams',
   'refundCreateRequestSchema',

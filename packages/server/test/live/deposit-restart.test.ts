@@ -59,6 +59,10 @@ async function startDepositProcess(dataDir: string, factory: string, sweeperKeyF
   const started = await startServerProcess([
     '--mode',
     'live',
+    // A chain suite: fixed prices, asked for twice (docs/rates.md).
+    '--rates',
+    'static',
+    '--i-know-prices-are-fixed',
     '--data-dir',
     dataDir,
     '--rpc-url',

@@ -34,6 +34,10 @@ async function startLive(): Promise<ServerProcess> {
   const started = await startServerProcess([
     '--mode',
     'live',
+    // A chain suite: fixed prices, asked for twice (docs/rates.md).
+    '--rates',
+    'static',
+    '--i-know-prices-are-fixed',
     '--data-dir',
     dataDir,
     '--rpc-url',
