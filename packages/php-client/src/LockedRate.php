@@ -23,7 +23,8 @@ final class LockedRate
     private const MAX_SOURCES = 16;
     private const MAX_DECIMAL_LENGTH = 32;
 
-    private const DECIMAL = '/\A(0|[1-9]\d{0,20})(\.\d{1,12})?\z/';
+    // Rates keep 8 significant digits: 18 decimals leave room for currencies far weaker than VND.
+    private const DECIMAL = '/\A(0|[1-9]\d{0,20})(\.\d{1,18})?\z/';
     /** Letters, digits, spaces and punctuation a source's name and date need ("ECB 2026-11-27 · ExchangeRate-API 00:02 UTC"). */
     private const READABLE = '/\A[\p{L}\p{N}][\p{L}\p{N} .,:;·()\/+_\-]*\z/u';
     private const CURRENCY = '/\A[A-Z]{3}\z/';

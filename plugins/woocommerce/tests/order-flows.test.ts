@@ -132,6 +132,8 @@ add_filter('http_response', static function ($response, $args, $url) {
       await shop.wp.run(`update_option('test_lookup_without_rate', 'yes');`);
       try {
         await shop.service.pay(code, 'full');
+        // The buyer's return just checked it: the poll takes it once that check has aged.
+        await kernelTimeAhead(BUYER_CHECK_PAUSE_SECONDS);
         await runScheduledPoll();
         const order = await viewOrder(placed.order_id);
         expect(order.status).toBe('processing');
