@@ -19,7 +19,7 @@ export const FIXTURE_SOURCES: readonly FixtureSourceName[] = [
 export type FixtureMode = 'ok' | 'down' | 'slow' | 'garbage';
 
 /**
- * Loopback stand-ins for the public rate sources, each serving the recorded answer of its
+ * Loopback stand-ins for the public rate sources, each serving the fixture answer of its
  * documented format (fixtures/rates/) with the values and times a test sets.
  */
 export interface RateSourceFixtures {
