@@ -1,8 +1,9 @@
-import type { PaymentLink } from '@cryptocheckout/core';
+import { compareDecimals, divideDecimals, type PaymentLink, type PaymentOption } from '@cryptocheckout/core';
 import type { TransactionRepository, TransactionRow } from '../db/transaction-repository.js';
-import { findRail, type Rail } from '../rails/catalog.js';
+import { findRail, quoteDecimals, type Rail } from '../rails/catalog.js';
 import { type PaymentRailProvider, RailUnavailable } from '../rails/payment-rail-provider.js';
 import { paymentUri } from '../rails/payment-uri.js';
+import { STABLECOINS } from '../rates/rate-board.js';
 import type { NewHoldLimits } from './new-hold-limits.js';
 import { type Pricing, walletOf } from './pricing.js';
 import { ServiceProblem } from './service-problem.js';
@@ -38,7 +39,18 @@ export class PaymentInstructions {
     }
     assertPayable(row, this.clock().toISOString());
     const { dueUsd, options } = await this.pricing.priceWhatIsDue(row, [rail]);
-    const option = options[0]!;
+    const wallet = walletOf(row);
+    // Instructions handed out before are a repeat: the hold exists, the limits count none.
+    const handedOut =
+      rail.kind === 'crypto'
+        ? await this.repository.depositAddress(row.transaction_code, rail.slug)
+        : undefined;
+    const option = keptAtPar(
+      options[0]!,
+      rail,
+      dueUsd,
+      handedOut !== undefined && this.rails.availability(rail, wallet).available,
+    );
     if (!option.available) {
       throw new ServiceProblem(
         'unprocessable',
@@ -54,9 +66,6 @@ export class PaymentInstructions {
         expires_at: row.expires_at,
       };
     }
-    const wallet = walletOf(row);
-    // Instructions handed out before are a repeat: the hold exists, the limits count none.
-    const handedOut = await this.repository.depositAddress(row.transaction_code, rail.slug);
     if (!handedOut && this.newHoldLimits && this.rails.paysOutByForward?.(wallet) !== true) {
       // Direct mode: this call takes an amount from the wallet's pool until monitor_until.
       this.newHoldLimits.admit({
@@ -105,4 +114,23 @@ export class PaymentInstructions {
     // A concurrent request may have stored its address first; the stored one is the one to pay.
     return (await this.repository.depositAddress(transactionCode, rail.slug)) ?? address;
   }
+}
+
+/**
+ * A stablecoin rail the buyer already has instructions for stays payable at par when its price
+ * is refused now (stale sources, or under the floor): the buyer may be paying this minute, and
+ * the watcher counts what was asked (docs/rates.md "Stablecoins"). Any other option as it is.
+ */
+function keptAtPar(
+  option: PaymentOption,
+  rail: Rail,
+  dueUsd: string,
+  handedOutToThisWallet: boolean,
+): PaymentOption {
+  if (option.available || !handedOutToThisWallet || !rail.asset || !STABLECOINS.has(rail.asset))
+    return option;
+  const withinBounds = compareDecimals(dueUsd, rail.minUsd) >= 0 && compareDecimals(dueUsd, rail.maxUsd) <= 0;
+  if (!withinBounds) return option;
+  const { unavailable_reason: _refused, ...rest } = option;
+  return { ...rest, amount: divideDecimals(dueUsd, '1', quoteDecimals(rail), 'up'), available: true };
 }

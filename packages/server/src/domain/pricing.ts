@@ -14,6 +14,7 @@ import type { Logger } from 'pino';
 import type { TransactionRow } from '../db/transaction-repository.js';
 import { quoteDecimals, RAILS, type Rail } from '../rails/catalog.js';
 import type { MerchantWallet, PaymentRailProvider } from '../rails/payment-rail-provider.js';
+import { STABLECOINS } from '../rates/rate-board.js';
 import { type RateProvider, RateUnavailableError, type UsdQuote } from '../rates/rate-provider.js';
 import { assertWithinUsdLimit } from './limits.js';
 import { ServiceProblem } from './service-problem.js';
@@ -82,10 +83,13 @@ export class Pricing {
   }
 
   /**
-   * USD per unit of `asset` now.
+   * USD per unit of `asset` now, for what was received or is paid back. A stablecoin counts at par:
+   * it was charged at par, and a payment that arrives while its market is stale or under the floor
+   * must still count as what the buyer was asked to send (docs/rates.md "Stablecoins").
    * @throws ServiceProblem `unavailable` when the rate source has no price.
    */
   async usdPerUnit(asset: string): Promise<string> {
+    if (STABLECOINS.has(asset)) return '1';
     const quote = await this.rates.assetToUsd(asset).catch((error: unknown) => {
       if (error instanceof RateUnavailableError) throw new ServiceProblem('unavailable', error.message);
       return undefined;

@@ -96,4 +96,37 @@ describe('live mode on a local chain, priced from loopback market sources', () =
       expect(link.kind).toBe('crypto');
     });
   });
+
+  it('keeps the instructions it handed out while USDC is under the floor, and settles what the buyer sends', async () => {
+    const created = await server.client.createCheckout(
+      liveCheckoutBody({ external_reference: 'kept-at-par' }),
+    );
+    const link = (await server.client.getPaymentLink({
+      transaction_code: created.transaction_code,
+      payment_method: 'usdc_polygon',
+    })) as CryptoPaymentLink;
+    fixtures.exchanges.kraken.USDC = '0.9';
+    fixtures.exchanges.bitstamp.USDC = '0.9';
+    try {
+      // New checkouts lose the rail…
+      await eventually(async () => {
+        const other = await server.client.createCheckout(liveCheckoutBody());
+        expect(other.payment_options.find((option) => option.slug === 'usdc_polygon')!.available).toBe(false);
+      });
+      // …the buyer who is paying keeps the same instructions, on the API and on the page.
+      const again = (await server.client.getPaymentLink({
+        transaction_code: created.transaction_code,
+        payment_method: 'usdc_polygon',
+      })) as CryptoPaymentLink;
+      expect(again).toMatchObject({ address: link.address, amount: link.amount });
+      const page = await (await fetch(`${created.checkout_url}?method=usdc_polygon`)).text();
+      expect(page).toContain(link.amount);
+      await chain.transfer(usdc, MERCHANT_WALLET, decimalToScaled(link.amount, 6), { mine: true });
+      await chain.mine(1);
+      await waitForStatus(server, created.transaction_code, 'settled');
+    } finally {
+      fixtures.exchanges.kraken.USDC = '1';
+      fixtures.exchanges.bitstamp.USDC = '1';
+    }
+  });
 });
