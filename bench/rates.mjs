@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Rates benchmark: POST /api/checkout (EUR, so every order is converted) on the reference server
 // priced from the embedded static table and from live market sources (the five sources on a
-// loopback stand-in serving their recorded formats, read every 2 s). Runs alternate static and
-// live twice so a busy machine hurts both alike; prints requests/s, p99 and live / static.
+// loopback stand-in serving their published formats, read at their own rhythm). Runs alternate
+// static and live (3 rounds) so a busy machine hurts both alike; prints requests/s, p99 and
+// live / static.
 // Goal (issue "Live prices"): live ≥ 0.95 of static.
 import { fork } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -15,37 +16,37 @@ import autocannon from 'autocannon';
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const GOAL = 0.95;
 const here = fileURLToPath(new URL('.', import.meta.url));
 const fixtures = join(here, '../packages/server/test/fixtures/rates');
-const recorded = (name) => readFileSync(join(fixtures, name), 'utf8');
+const fixture = (name) => readFileSync(join(fixtures, name), 'utf8');
 
-/** The recorded answers with today's times: what the public sources would say now. */
+/** The fixture answers with today's times: what the public sources would say now. */
 function answer(path) {
   const now = new Date();
   const seconds = Math.floor(now.getTime() / 1000);
   if (path.startsWith('/ecb'))
-    return recorded('ecb-eurofxref-daily.xml').replace(
+    return fixture('ecb-eurofxref-daily.xml').replace(
       /time='[^']*'/,
       `time='${now.toISOString().slice(0, 10)}'`,
     );
   if (path.startsWith('/exchangerate-api')) {
     return JSON.stringify({
-      ...JSON.parse(recorded('exchangerate-api-latest-usd.json')),
+      ...JSON.parse(fixture('exchangerate-api-latest-usd.json')),
       time_last_update_unix: seconds,
       time_next_update_unix: seconds + 86_400,
     });
   }
-  if (path.startsWith('/kraken')) return recorded('kraken-ticker.json');
+  if (path.startsWith('/kraken')) return fixture('kraken-ticker.json');
   if (path.startsWith('/coinbase'))
     return JSON.stringify({
-      ...JSON.parse(recorded('coinbase-product-ticker.json')),
+      ...JSON.parse(fixture('coinbase-product-ticker.json')),
       time: now.toISOString(),
     });
   if (path.startsWith('/bitstamp')) {
     return JSON.stringify(
-      JSON.parse(recorded('bitstamp-tickers.json')).map((ticker) => ({
+      JSON.parse(fixture('bitstamp-tickers.json')).map((ticker) => ({
         ...ticker,
         timestamp: String(seconds),
       })),
@@ -65,7 +66,6 @@ const names = ['ecb', 'exchangerate-api', 'kraken', 'coinbase', 'bitstamp'];
 const liveRates = {
   source: 'live',
   sourceUrls: Object.fromEntries(names.map((name) => [name, `${sourcesUrl}/${name}`])),
-  refreshSeconds: Object.fromEntries(names.map((name) => [name, 2])),
 };
 
 const directories = [];
