@@ -1,4 +1,4 @@
-import type { Transaction } from '@cryptocheckout/core';
+import { compareDecimals, type Transaction } from '@cryptocheckout/core';
 import { formatText } from './format.js';
 import type { Messages } from './i18n.js';
 
@@ -32,14 +32,16 @@ export interface RateLine {
 export function rateLine(transaction: Transaction, t: Messages, lang: string, now: Date): RateLine | null {
   const { rate } = transaction;
   if (!rate || transaction.fiat_currency.toUpperCase() === 'USD') return null;
-  const spread = Number(rate.spread_percent);
   const rateText = `1 ${transaction.fiat_currency} = ${formatRateNumber(rate.usd_per_unit, lang)} USD`;
   const open = transaction.status !== 'settled' && transaction.status !== 'expired';
   const heldUntil = open ? formatUtcTime(rate.held_until, lang, now, { timeOnlyToday: true }) : null;
   const sources = rate.sources.map((name) => (name === STATIC_TABLE_SOURCE ? t.rateStaticTable : name));
   return {
     rate: rateText,
-    spread: spread > 0 ? formatText(t.rateSpread, { percent: formatPercent(spread, lang) }) : null,
+    spread:
+      compareDecimals(rate.spread_percent, '0') > 0
+        ? formatText(t.rateSpread, { percent: formatPercent(Number(rate.spread_percent), lang) })
+        : null,
     sources: sources.length > 0 ? sources.join(', ') : null,
     asOf: formatUtcTime(rate.as_of, lang, now, { timeOnlyToday: false }),
     heldUntil: heldUntil === null ? null : formatText(t.rateHeldUntil, { time: heldUntil }),

@@ -40,6 +40,7 @@ const addresses = readVectors<AddressVectors>('addresses.json');
 const money = readVectors<MoneyVectors>('money.json');
 const webhooks = readVectors<ShapeVectors<'body'>>('webhooks.json');
 const lookups = readVectors<ShapeVectors<'data'>>('lookups.json');
+const lockedRates = readVectors<ShapeVectors<'rate'>>('locked-rates.json');
 const reconcile = readVectors<ReconcileVectors>('reconcile.json');
 const signatures = readVectors<SignatureVectors>('signatures.json');
 
@@ -63,6 +64,7 @@ describe('vector files', () => {
     'money.json',
     'webhooks.json',
     'lookups.json',
+    'locked-rates.json',
     'reconcile.json',
     'signatures.json',
   ])('%s is present', (file) => {
@@ -236,6 +238,35 @@ describeEachPhp(
         (lookups?.invalid ?? []).map((vector, index) => [vector.name, vector, index] as const),
       )('invalid: %s', (_name, vector, index) => {
         expect(results.invalid[index]).toMatchObject({ field: vector.field });
+      });
+    });
+
+    describe.runIf(lockedRates)('locked-rates.json', () => {
+      let results: { valid: unknown[]; invalid: unknown[] } = { valid: [], invalid: [] };
+      beforeAll(async () => {
+        results = (await php().runJson(`${LOAD_CLIENT}
+          use CryptoCheckout\\Client\\LockedRate;
+          $vectors = json_decode(file_get_contents('/vectors/locked-rates.json'));
+          $run = static function (array $cases): array {
+              return array_map(static function ($case) {
+                  $rate = LockedRate::fromArray($case->rate);
+                  return $rate === null ? null : $rate->toArray();
+              }, $cases);
+          };
+          echo json_encode(['valid' => $run($vectors->valid), 'invalid' => $run($vectors->invalid)]);
+        `)) as typeof results;
+      });
+
+      it.each(
+        (lockedRates?.valid ?? []).map((vector, index) => [vector.name, vector, index] as const),
+      )('valid: %s is read back unchanged', (_name, vector, index) => {
+        expect(results.valid[index]).toEqual(vector.rate);
+      });
+
+      it.each(
+        (lockedRates?.invalid ?? []).map((vector, index) => [vector.name, vector, index] as const),
+      )('invalid: %s is left out', (_name, _vector, index) => {
+        expect(results.invalid[index]).toBeNull();
       });
     });
 

@@ -144,6 +144,7 @@ function rateOptions(
     ? values['rate-spread']
     : (env.CRYPTOCHECKOUT_RATE_SPREAD ?? '').split(',').filter((each) => each.trim() !== '');
   const global = spreads.filter((each) => !each.includes('='));
+  const floor = values['stablecoin-floor'] ?? (env.CRYPTOCHECKOUT_STABLECOIN_FLOOR || undefined);
   if (global.length > 1)
     throw new Error(`--rate-spread takes one global percent, not ${global.join(' and ')}.`);
   return {
@@ -172,14 +173,8 @@ function rateOptions(
       undefined,
       'EUR=0.5',
     ),
-    ...(pick(values['stablecoin-floor'], env.CRYPTOCHECKOUT_STABLECOIN_FLOOR)
-      ? { stablecoinFloorUsd: pick(values['stablecoin-floor'], env.CRYPTOCHECKOUT_STABLECOIN_FLOOR)! }
-      : {}),
+    ...(floor ? { stablecoinFloorUsd: floor } : {}),
   };
-}
-
-function pick(flag: string | undefined, fromEnv: string | undefined): string | undefined {
-  return flag ?? (fromEnv || undefined);
 }
 
 /** Where prices come from, in a line of the start banner. */

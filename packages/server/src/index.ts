@@ -19,7 +19,12 @@ export type {
   PaymentSink,
   RailAvailability,
 } from './rails/payment-rail-provider.js';
-export { cachedRateProvider, type RateProvider, type UsdQuote } from './rates/rate-provider.js';
+export {
+  cachedRateProvider,
+  type RateProvider,
+  RateUnavailableError,
+  type UsdQuote,
+} from './rates/rate-provider.js';
 export { STATIC_RATES_DATE, staticRateProvider } from './rates/static-rates.js';
 export { type RunningServer, startServer } from './server.js';
 export type { DeliveryAttempt, WebhookDelivery } from './webhooks/outbox.js';

@@ -1,6 +1,7 @@
 import type { OperatorWebhookState, TransactionStatus } from '@cryptocheckout/core';
 import type { ElementBuilder } from '../dom.js';
 import { capitalise, formatLocalDateTime, webhookLabel } from '../format.js';
+import type { ViewContext } from './context.js';
 
 /** Pieces the views share: badges, times, tables, pager buttons. */
 
@@ -113,4 +114,17 @@ export function pagerControls(
       if (focused === previous && !hasPrevious && hasNext) next.focus();
     },
   };
+}
+
+/** The "Auto-refresh" checkbox with its label, kept in the session's preferences. */
+export function autoRefreshToggle(ctx: ViewContext): HTMLLabelElement {
+  const checkbox = ctx.h('input', {
+    id: 'auto-refresh',
+    type: 'checkbox',
+    checked: ctx.preferences.autoRefresh,
+  });
+  checkbox.addEventListener('change', () => {
+    ctx.preferences.autoRefresh = checkbox.checked;
+  });
+  return ctx.h('label', { class: 'check', for: 'auto-refresh' }, checkbox, 'Auto-refresh');
 }

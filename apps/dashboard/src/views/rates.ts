@@ -4,7 +4,7 @@ import { keepFocusAndScroll, replaceChildren } from '../dom.js';
 import { formatAge, formatDecimal, formatInterval, formatLocalDateTime } from '../format.js';
 import { startAutoRefresh } from '../refresh.js';
 import type { View, ViewContext } from './context.js';
-import { cell, dataTable, messageRow, mono } from './parts.js';
+import { autoRefreshToggle, cell, dataTable, messageRow, mono } from './parts.js';
 
 const RATE_COLUMNS = ['Code', 'USD per unit', 'Sources', 'Divergence', 'Status'] as const;
 const SOURCE_COLUMNS = [
@@ -48,21 +48,8 @@ export function ratesView(ctx: ViewContext): View {
   const origin = h('p', { id: 'rates-origin', class: 'hint' }, 'Loading…');
   const limits = h('p', { id: 'rates-limits', class: 'hint', hidden: true });
 
-  const autoRefresh = h('input', {
-    id: 'auto-refresh',
-    type: 'checkbox',
-    checked: ctx.preferences.autoRefresh,
-  });
-  autoRefresh.addEventListener('change', () => {
-    ctx.preferences.autoRefresh = autoRefresh.checked;
-  });
   const updated = h('p', { class: 'hint updated' });
-  const toolbar = h(
-    'div',
-    { class: 'toolbar' },
-    h('label', { class: 'check', for: 'auto-refresh' }, autoRefresh, 'Auto-refresh'),
-    updated,
-  );
+  const toolbar = h('div', { class: 'toolbar' }, autoRefreshToggle(ctx), updated);
 
   const fiat = dataTable(h, 'rates-fiat-table', 'Fiat currencies', RATE_COLUMNS);
   const assets = dataTable(h, 'rates-asset-table', 'Crypto assets', RATE_COLUMNS);

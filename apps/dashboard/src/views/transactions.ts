@@ -9,6 +9,7 @@ import { FILTER_STATUSES, type Route, routeHash, type TransactionFilter } from '
 import type { View, ViewContext } from './context.js';
 import { forwardingSection } from './forwarding.js';
 import {
+  autoRefreshToggle,
   cell,
   dataTable,
   messageRow,
@@ -126,24 +127,10 @@ export function transactionsView(ctx: ViewContext, initialFilter: TransactionFil
   );
 
   // Toolbar.
-  const autoRefresh = h('input', {
-    id: 'auto-refresh',
-    type: 'checkbox',
-    checked: ctx.preferences.autoRefresh,
-  });
-  autoRefresh.addEventListener('change', () => {
-    ctx.preferences.autoRefresh = autoRefresh.checked;
-  });
   const csvButton = h('button', { type: 'button', class: 'btn' }, 'Download CSV');
   csvButton.addEventListener('click', () => void downloadCsv());
   const updated = h('p', { class: 'hint updated' });
-  const toolbar = h(
-    'div',
-    { class: 'toolbar' },
-    h('label', { class: 'check', for: 'auto-refresh' }, autoRefresh, 'Auto-refresh'),
-    csvButton,
-    updated,
-  );
+  const toolbar = h('div', { class: 'toolbar' }, autoRefreshToggle(ctx), csvButton, updated);
 
   const list = dataTable(h, 'transactions-table', 'Transactions, newest first', COLUMNS);
   list.body.appendChild(messageRow(h, COLUMNS.length, 'Loading…'));

@@ -7,13 +7,13 @@ import { checkoutRequestSchema } from './checkout.js';
 import { errorEnvelopeSchema, successEnvelopeSchema } from './envelope.js';
 import { jsonSchemas } from './json-schema.js';
 import { paymentLinkSchema } from './payment-link.js';
-import { transactionSchema } from './transaction.js';
+import { lockedRateSchema, transactionSchema } from './transaction.js';
 import { settledWebhookSchema } from './webhook.js';
 
 const readVectors = (file: string) =>
   JSON.parse(readFileSync(new URL(`../../vectors/${file}`, import.meta.url), 'utf8')) as {
-    valid: Array<{ name: string; body?: unknown; data?: unknown }>;
-    invalid: Array<{ name: string; body?: unknown; data?: unknown; field: string }>;
+    valid: Array<{ name: string; body?: unknown; data?: unknown; rate?: unknown }>;
+    invalid: Array<{ name: string; body?: unknown; data?: unknown; rate?: unknown; field: string }>;
   };
 
 function firstIssuePath(result: { success: boolean; error?: { issues: Array<{ path: PropertyKey[] }> } }) {
@@ -23,6 +23,7 @@ function firstIssuePath(result: { success: boolean; error?: { issues: Array<{ pa
 describe.each([
   ['webhooks.json', settledWebhookSchema, 'body'],
   ['lookups.json', transactionSchema, 'data'],
+  ['locked-rates.json', lockedRateSchema, 'rate'],
 ] as const)('%s', (file, schema, key) => {
   const vectors = readVectors(file);
   it.each(vectors.valid.map((v) => [v.name, v] as const))('accepts %s', (_name, vector) => {

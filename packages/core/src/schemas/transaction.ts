@@ -27,17 +27,32 @@ export type Payment = z.infer<typeof paymentSchema>;
  * The fiat rate a checkout was priced at and keeps for its whole life (docs/rates.md). An addition
  * to the specified shape: clients that do not know it ignore it.
  */
+/** A rate's decimal: up to 21 integer digits and 18 decimals (8 significant digits of a weak currency). */
+const rateDecimalSchema = z
+  .string()
+  .max(32, { error: 'must be at most 32 characters' })
+  .regex(/^(0|[1-9]\d{0,20})(\.\d{1,18})?$/, { error: 'must be a decimal string like "1.0612"' });
+/** Source texts: letters, digits, spaces and plain punctuation only, so they are safe in any note. */
+const readableText = (maxLength: number) =>
+  z
+    .string()
+    .max(maxLength, { error: `must be at most ${maxLength} characters` })
+    .regex(/^[\p{L}\p{N}][\p{L}\p{N} .,:;·()/+_-]*$/u, {
+      error: 'must be letters, digits, spaces and plain punctuation',
+    });
 export const lockedRateSchema = z.object({
   /** USD per one unit of the order's `fiat_currency`, spread included. */
-  usd_per_unit: decimalStringSchema,
-  /** Readable origin, e.g. "ECB 2026-11-27 · ExchangeRate-API 2026-11-28 00:02 UTC" or "static table 2026-11-01". */
-  source: z.string(),
+  usd_per_unit: rateDecimalSchema.refine((value) => !/^0(\.0+)?$/.test(value), {
+    error: 'must be greater than 0',
+  }),
+  /** Readable origin, e.g. "ECB 2026-11-27 15:00 UTC · ExchangeRate-API 2026-11-28 00:02 UTC" or "static table 2026-11-01". */
+  source: readableText(200),
   /** The sources whose median it is, by name. */
-  sources: z.array(z.string()),
+  sources: z.array(readableText(64)).max(16, { error: 'must name at most 16 sources' }),
   /** The oldest publication time among those sources. */
   as_of: isoDateTimeSchema,
   /** The spread added for the merchant, in percent ("0" when none). */
-  spread_percent: decimalStringSchema,
+  spread_percent: rateDecimalSchema,
   /** Until when the checkout's price holds: its expiry. */
   held_until: isoDateTimeSchema,
 });

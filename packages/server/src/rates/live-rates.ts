@@ -142,7 +142,7 @@ export class LiveRateProvider implements RateProvider {
   private async quoteOf(code: string, kind: 'fiat' | 'asset'): Promise<UsdQuote> {
     const entry = this.entryOf(code, kind, this.options.clock());
     if (entry.quote) return entry.quote;
-    throw new RateUnavailableError(code, entry.refusal!, entry.row.last_priced_at);
+    throw new RateUnavailableError(code, entry.refusal!);
   }
 
   private entryOf(code: string, kind: 'fiat' | 'asset', now: Date): BoardEntry {

@@ -99,7 +99,7 @@ export function priceOnBoard(
         .join(', ')}; charging their median.`
     : null;
   return {
-    quote: { usdPerUnit, source: source.slice(0, 128), sources: labels, asOf, spreadPercent: spread },
+    quote: { usdPerUnit, source, sources: labels, asOf, spreadPercent: spread },
     refusal: undefined,
     row: {
       ...base,

@@ -20,10 +20,9 @@ export interface UsdQuote {
 export class RateUnavailableError extends Error {
   readonly code = 'rate_unavailable';
   constructor(
+    /** The currency or asset code refused. */
     readonly subject: string,
     message: string,
-    /** When it was last priced from a fresh source, if ever. */
-    readonly lastPricedAt: string | null,
   ) {
     super(message);
     this.name = 'RateUnavailableError';
