@@ -308,6 +308,41 @@ describeEachPhp(
           });
         }
       });
+
+      it('records a payment an interrupted run booked with the price line the checkout locked', async () => {
+        const logged = await run<Array<{ step: number; price: string | null }>>(`
+          $steps = World::stepsOfPayingWebhook();
+          $out = [];
+          for ($step = 1; $step <= $steps; $step++) {
+              [$world, $code] = World::withPaidOrder();
+              $world->service->update($code, ['rate' => [
+                  'usd_per_unit' => '1.0612', 'source' => 'ECB 2026-11-27 15:00 UTC', 'sources' => ['ECB'],
+                  'as_of' => '2026-11-27T15:00:00.000Z', 'spread_percent' => '0', 'held_until' => '2026-11-29T15:02:00.000Z',
+              ]]);
+              $world->steps->crashAt = $world->steps->count() + $step;
+              try {
+                  $world->webhook($code);
+              } catch (SimulatedCrash $crash) {
+              }
+              $world->steps->revive();
+              $world->clock->now += Claim::LEASE_SECONDS + 60;
+              $world->kernel->poll(new PollPolicy());
+              foreach ($world->orders->logs as [$level, $message, $context]) {
+                  if (($context['action'] ?? null) === 'record_booked') {
+                      $out[] = ['step' => $step, 'price' => $context['price'] ?? null];
+                  }
+              }
+          }
+          echo json_encode($out);
+        `);
+        // Crashes between booking the payment and recording it leave a booking to record.
+        expect(logged.length).toBeGreaterThan(0);
+        for (const entry of logged) {
+          expect(entry.price, `crash before step ${entry.step}`).toBe(
+            'Priced at 1 EUR = 1.0612 USD (ECB 2026-11-27 15:00 UTC), held until 2026-11-29 15:02 UTC.',
+          );
+        }
+      });
     });
 
     describe('concurrent requests', () => {

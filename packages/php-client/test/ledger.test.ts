@@ -42,6 +42,25 @@ describeEachPhp(
       });
     });
 
+    it('reports no takeover when the holder lets go between the claim’s read and its compare-and-swap', async () => {
+      const result = await run<{ won: boolean; takeover: string | null }>(`
+        $world = newWorld();
+        $now = $world->clock->now;
+        $holder = $world->ledger->claim('7', 'mark_paid', 'code-a', $now);
+        // The holder finishes its run and releases just before the second claim's UPDATE.
+        $world->steps->before = static function (string $step) use ($world, $holder): void {
+            if ($step === 'sql:UPDATE') {
+                $world->steps->before = null;
+                $world->ledger->release($holder);
+            }
+        };
+        $second = $world->ledger->claim('7', 'mark_paid', 'code-b', $now + 1);
+        $world->steps->before = null;
+        echo json_encode(['won' => $second !== null, 'takeover' => $second === null ? null : $second->tookOver]);
+      `);
+      expect(result).toEqual({ won: true, takeover: null });
+    });
+
     it('imports every released storage layout through the one migration map, once', async () => {
       const result = await run<Record<string, unknown>>(IMPORT_PHP);
       expect(result).toMatchObject({ imported: [1, 1, 2, 1, 1, 1], again: 0, found: '101' });

@@ -180,7 +180,14 @@ final class Runner
             $this->orders->log('debug', sprintf('Transaction is %s; nothing to change (%s).', (string) $status, $decision->reason), $context);
             return new RunOutcome(RunOutcome::UNCHANGED, $code, $decision->action, $decision->reason, $status);
         }
-        $this->orders->log(self::LEVELS[$decision->action] ?? 'warning', $decision->note, $context + ['action' => $decision->action, 'reason' => $decision->reason]);
+        $logged = $context + ['action' => $decision->action, 'reason' => $decision->reason];
+        $price = $decision->action === Decision::RECORD_BOOKED ? $decision->priceLine() : null;
+        if ($price !== null) {
+            // A payment an interrupted run booked is recorded now, so this line is the one that
+            // carries its price (the run that booked it died before writing its own).
+            $logged['price'] = $price;
+        }
+        $this->orders->log(self::LEVELS[$decision->action] ?? 'warning', $decision->note, $logged);
         return new RunOutcome(RunOutcome::APPLIED, $code, $decision->action, $decision->reason, $status);
     }
 

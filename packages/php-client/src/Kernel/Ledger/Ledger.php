@@ -189,7 +189,9 @@ final class Ledger
         if (!$won) {
             return null;
         }
-        if (($before['claim_until'] ?? null) !== null) {
+        // A takeover only when the claim read before had run out: a holder that let go between
+        // that read and the UPDATE finished its work, and was not interrupted.
+        if (($before['claim_until'] ?? null) !== null && (int) $before['claim_until'] <= $now) {
             $claim->tookOver = trim((string) $before['claim_action'] . ' ' . (string) $before['claim_code']);
         }
         return $claim;
