@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import {
   FIAT_CURRENCY_CODES,
   type OperatorRate,
@@ -57,7 +58,8 @@ export class LiveRateProvider implements RateProvider {
   private entries = new Map<string, { entry: BoardEntry; validUntil: string }>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly aborter = new AbortController();
+  /** Aborts every read under way when the provider stops; each read listens (Coinbase reads five at once). */
+  private readonly aborter = abortControllerForManyReads();
   private readonly loggedProblems = new Map<string, string>();
   private stopped = false;
   private readonly labels: Map<string, string>;
@@ -314,27 +316,48 @@ export class LiveRateProvider implements RateProvider {
 
   /** GET with the request timeout; a non-2xx answer or an oversized body is an error. */
   private readonly fetchText: FetchText = async (url) => {
-    const signal = AbortSignal.any([this.aborter.signal, AbortSignal.timeout(this.options.requestTimeoutMs)]);
-    let response: Response;
+    // A timer of our own: on Node 20, an AbortSignal.timeout() inside AbortSignal.any() is lost
+    // to garbage collection before it fires (a silent source then hung its reader for good; seen
+    // in a long test run, reproduced with --expose-gc), and a read that never ends is never retried.
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.options.requestTimeoutMs);
+    const stop = () => controller.abort();
+    this.aborter.signal.addEventListener('abort', stop, { once: true });
+    const origin = new URL(url).origin;
     try {
-      response = await fetch(url, {
-        signal,
+      const response = await fetch(url, {
+        signal: controller.signal,
         headers: { accept: 'application/json, application/xml, text/xml' },
       });
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw new Error(`${origin} answered HTTP ${response.status}`);
+      }
+      // The body is read under the same timer: a source that trickles is as late as one that is silent.
+      const text = await response.text();
+      if (text.length > MAX_ANSWER_BYTES)
+        throw new Error(`${origin}: answer larger than ${MAX_ANSWER_BYTES} bytes`);
+      return text;
     } catch (error) {
-      const reason =
-        (error as Error).name === 'TimeoutError'
-          ? `no answer within ${this.options.requestTimeoutMs} ms`
-          : ((error as Error & { cause?: Error }).cause?.message ?? (error as Error).message);
-      throw new Error(`${new URL(url).origin}: ${reason}`);
+      if (timedOut) throw new Error(`${origin}: no answer within ${this.options.requestTimeoutMs} ms`);
+      if ((error as Error).message.startsWith(origin)) throw error;
+      throw new Error(
+        `${origin}: ${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}`,
+      );
+    } finally {
+      clearTimeout(timer);
+      this.aborter.signal.removeEventListener('abort', stop);
     }
-    if (!response.ok) {
-      await response.body?.cancel();
-      throw new Error(`${new URL(url).origin} answered HTTP ${response.status}`);
-    }
-    const text = await response.text();
-    if (text.length > MAX_ANSWER_BYTES)
-      throw new Error(`${new URL(url).origin}: answer larger than ${MAX_ANSWER_BYTES} bytes`);
-    return text;
   };
+}
+
+/** An AbortController whose signal takes a listener per read under way without a leak warning. */
+function abortControllerForManyReads(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(64, controller.signal);
+  return controller;
 }
