@@ -59,6 +59,9 @@ Repeat a flag per network; the environment variable takes a comma-separated list
   --chain-id <NET=id>       a testnet's or local chain's id   CRYPTOCHECKOUT_CHAIN_IDS
   --allow-private-webhooks  webhooks to private hosts (tests) CRYPTOCHECKOUT_ALLOW_PRIVATE_WEBHOOKS=1
   --poll-interval-ms <n>    time between chain scans          CRYPTOCHECKOUT_POLL_INTERVAL_MS (2000)
+  --solana-commitment <finalized|confirmed>                   CRYPTOCHECKOUT_SOLANA_COMMITMENT (finalized)
+                            Solana (--rpc-url SOLANA=…, USDC, USDT and SOL by Solana Pay, docs/solana.md):
+                            when a payment counts; mints with --token SOLANA:USDC=<mint> (devnet, tests)
   --max-block-range <n>     blocks per eth_getLogs call       CRYPTOCHECKOUT_MAX_BLOCK_RANGE (500)
   --new-holds-per-client <n>                                  CRYPTOCHECKOUT_NEW_HOLDS_PER_CLIENT (10)
                             direct mode: new exact amounts a minute per client address (0: no limit)
@@ -192,15 +195,23 @@ function pricesBannerLine(config: ResolvedConfig): string {
 /** What live mode watches, or how to make it watch something. */
 function liveBannerLines(config: ResolvedConfig): string[] {
   if (config.mode !== 'live') return [];
-  if (config.liveNetworks.length === 0) {
+  if (config.liveNetworks.length === 0 && !config.solana) {
     return [
       '  Live rails    none: no rail takes payments until you add --rpc-url POLYGON=<url> (see --help)',
     ];
   }
-  return config.liveNetworks.map(
-    (network) =>
-      `  Watching      ${network.network} (chain ${network.chainId}) ${network.tokens.map((token) => token.asset).join(', ')}, ${network.confirmations} confirmations, ${new URL(network.rpcUrl).origin}, ${network.depositFactory ? `deposit mode (factory ${network.depositFactory})` : 'direct mode (exact amounts)'}`,
-  );
+  const solana = config.solana;
+  return [
+    ...config.liveNetworks.map(
+      (network) =>
+        `  Watching      ${network.network} (chain ${network.chainId}) ${network.tokens.map((token) => token.asset).join(', ')}, ${network.confirmations} confirmations, ${new URL(network.rpcUrl).origin}, ${network.depositFactory ? `deposit mode (factory ${network.depositFactory})` : 'direct mode (exact amounts)'}`,
+    ),
+    ...(solana
+      ? [
+          `  Watching      SOLANA ${solana.assets.map((asset) => asset.asset).join(', ')}, counted at ${solana.commitment}, ${new URL(solana.rpcUrl).origin}, Solana Pay references${solana.customMints ? ' (configured mints)' : ''}`,
+        ]
+      : []),
+  ];
 }
 
 /** Where the dashboard is and how to sign in; a generated token is shown the one time it is made. */
@@ -242,6 +253,7 @@ async function main(): Promise<void> {
       token: { type: 'string', multiple: true },
       'chain-id': { type: 'string', multiple: true },
       'poll-interval-ms': { type: 'string' },
+      'solana-commitment': { type: 'string' },
       'max-block-range': { type: 'string' },
       'allow-private-webhooks': { type: 'boolean' },
       'deposit-factory': { type: 'string', multiple: true },
@@ -347,6 +359,7 @@ async function main(): Promise<void> {
         flag: values['sweeper-key'],
         env: env.CRYPTOCHECKOUT_SWEEPER_KEY,
       }),
+      solanaCommitment: pick(values['solana-commitment'], 'CRYPTOCHECKOUT_SOLANA_COMMITMENT'),
       ...forwardingOption(
         numberOption(
           'forwarding-lease-ms',

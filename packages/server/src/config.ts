@@ -1,8 +1,18 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { StorageOptions } from './db/database.js';
-import { type EvmNetworkConfig, type LiveRailOptions, resolveEvmNetworks } from './rails/evm/evm-networks.js';
+import {
+  type EvmNetworkConfig,
+  explorerTransactionUrl,
+  type LiveRailOptions,
+  resolveEvmNetworks,
+} from './rails/evm/evm-networks.js';
 import type { PaymentRailProvider } from './rails/payment-rail-provider.js';
+import {
+  resolveSolanaNetwork,
+  type SolanaNetworkConfig,
+  solanaExplorerUrl,
+} from './rails/solana/solana-network.js';
 import { type RateOptions, type ResolvedRates, resolveRates } from './rates/rate-config.js';
 import type { RateProvider } from './rates/rate-provider.js';
 
@@ -109,8 +119,10 @@ export interface ResolvedConfig {
   /** The built dashboard served at /dashboard, if one was found. */
   dashboardDir: string | undefined;
   mode: ServerMode;
-  /** Networks live mode watches; empty in sandbox mode. */
+  /** EVM networks live mode watches; empty in sandbox mode. */
   liveNetworks: EvmNetworkConfig[];
+  /** Solana, when live mode watches it (`--rpc-url SOLANA=…`). */
+  solana: SolanaNetworkConfig | undefined;
   expiryMs: number;
   lateWindowMs: number;
   sandboxConfirmationMs: number;
@@ -180,7 +192,7 @@ export function resolveConfig(options: ServerOptions): ResolvedConfig {
     dataDir,
     dashboardDir: options.dashboardDir ?? installedDashboardBuild(),
     mode,
-    liveNetworks: mode === 'live' && options.live ? resolveEvmNetworks(options.live) : [],
+    ...liveFamilies(mode, options.live),
     expiryMs: Math.round(expiryMinutes * 60_000),
     lateWindowMs: Math.round(lateWindowHours * 3_600_000),
     sandboxConfirmationMs: Math.round((options.sandboxConfirmationSeconds ?? 5) * 1000),
@@ -231,4 +243,52 @@ function requireWholeNumber(name: string, value: number, minimum: number, maximu
 function trustProxyOf(value: ServerOptions['trustProxy']): boolean | string | string[] {
   if (value === 'true' || value === 'false') return value === 'true';
   return value ?? false;
+}
+
+/**
+ * Splits the live-mode settings by chain family: `SOLANA` in `--rpc-url` and `--token SOLANA:…`
+ * go to the Solana watcher, the rest to the EVM networks.
+ * @throws Error naming the setting and the fix.
+ */
+function liveFamilies(
+  mode: ServerMode,
+  live: LiveRailOptions | undefined,
+): { liveNetworks: EvmNetworkConfig[]; solana: SolanaNetworkConfig | undefined } {
+  if (mode !== 'live' || !live) return { liveNetworks: [], solana: undefined };
+  const isSolana = (key: string) => key.toUpperCase() === 'SOLANA' || key.toUpperCase().startsWith('SOLANA:');
+  const pick = <T>(map: Partial<Record<string, T>> | undefined, solana: boolean) =>
+    Object.fromEntries(Object.entries(map ?? {}).filter(([key]) => isSolana(key) === solana));
+  const solanaUrl = Object.entries(live.rpcUrls).find(([key]) => isSolana(key))?.[1];
+  const solanaMints = Object.fromEntries(
+    Object.entries(pick(live.tokens, true)).map(([key, mint]) => [key.split(':')[1] ?? '', mint]),
+  );
+  if (solanaUrl === undefined && Object.keys(solanaMints).length > 0) {
+    throw new Error('--token SOLANA:… needs the Solana endpoint too, with --rpc-url SOLANA=<url>.');
+  }
+  if (solanaUrl === undefined && live.solanaCommitment !== undefined) {
+    throw new Error('--solana-commitment needs the Solana endpoint too, with --rpc-url SOLANA=<url>.');
+  }
+  return {
+    liveNetworks: resolveEvmNetworks({
+      ...live,
+      rpcUrls: pick(live.rpcUrls, false),
+      tokens: pick(live.tokens, false),
+    }),
+    solana:
+      solanaUrl === undefined
+        ? undefined
+        : resolveSolanaNetwork({
+            rpcUrl: solanaUrl,
+            mints: solanaMints,
+            ...(live.solanaCommitment !== undefined ? { commitment: live.solanaCommitment } : {}),
+            ...(live.pollIntervalMs !== undefined ? { pollIntervalMs: live.pollIntervalMs } : {}),
+          }),
+  };
+}
+
+/** The public explorer page of a transaction on a watched network; null when the chain is not the network's own. */
+export function transactionExplorerUrl(config: ResolvedConfig, network: string, txId: string): string | null {
+  if (network === 'SOLANA') return config.solana ? solanaExplorerUrl(config.solana, txId) : null;
+  const evm = config.liveNetworks.find((each) => each.network === network);
+  return evm ? explorerTransactionUrl(evm, txId) : null;
 }

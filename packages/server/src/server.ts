@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
+import type { Kysely } from 'kysely';
 import pino, { type Logger } from 'pino';
 import { type ResolvedConfig, resolveConfig, type ServerOptions } from './config.js';
 import { closeDatabase, openDatabase } from './db/database.js';
 import { MerchantKeyRepository } from './db/merchant-key-repository.js';
+import type { DatabaseSchema } from './db/schema.js';
 import { CheckoutService } from './domain/checkout-service.js';
 import { FailedCredentials } from './domain/failed-credentials.js';
 import { MerchantKeys } from './domain/merchant-keys.js';
@@ -18,8 +20,14 @@ import { RefundService } from './domain/refund-service.js';
 import { buildApp } from './http/app.js';
 import { readableLogStream } from './logging.js';
 import { type OperatorToken, resolveOperatorToken } from './operator-token.js';
+import { combinedRailProvider, type RailFamily } from './rails/combined-rail-provider.js';
 import { evmRailProvider } from './rails/evm/evm-rail-provider.js';
-import { noLiveRailProvider, sandboxRailProvider } from './rails/payment-rail-provider.js';
+import {
+  noLiveRailProvider,
+  type PaymentRailProvider,
+  sandboxRailProvider,
+} from './rails/payment-rail-provider.js';
+import { solanaRailProvider } from './rails/solana/solana-rail-provider.js';
 import { LiveRateProvider } from './rates/live-rates.js';
 import { staticRateProvider } from './rates/static-rates.js';
 import { WebhookOutbox } from './webhooks/outbox.js';
@@ -56,27 +64,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const db = await openDatabase(config.storage);
   const outbox = new WebhookOutbox(db, config, clock, logger);
   let publicUrl = config.publicUrl ?? '';
-  const rails =
-    options.railProvider ??
-    (config.mode === 'sandbox'
-      ? sandboxRailProvider()
-      : config.liveNetworks.length > 0
-        ? evmRailProvider({
-            db,
-            networks: config.liveNetworks,
-            clock,
-            logger,
-            ...(options.live?.sweeperKey
-              ? {
-                  deposits: {
-                    sweeperKey: options.live.sweeperKey as `0x${string}`,
-                    holder: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
-                    ...(options.live.forwarding ? { forwarder: options.live.forwarding } : {}),
-                  },
-                }
-              : {}),
-          })
-        : noLiveRailProvider());
+  const rails = options.railProvider ?? railProviderFor(config, { db, clock, logger, live: options.live });
   const rates =
     options.rateProvider ??
     (config.rates.source === 'live'
@@ -192,4 +180,47 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return closing;
     },
   };
+}
+
+/** The rails of the mode: sandbox's simulated ones, or live mode's chain families (EVM, Solana). */
+function railProviderFor(
+  config: ResolvedConfig,
+  dependencies: {
+    db: Kysely<DatabaseSchema>;
+    clock: () => Date;
+    logger: Logger;
+    live: ServerOptions['live'];
+  },
+): PaymentRailProvider {
+  if (config.mode === 'sandbox') return sandboxRailProvider();
+  const { db, clock, logger, live } = dependencies;
+  const families: RailFamily[] = [];
+  if (config.liveNetworks.length > 0) {
+    families.push({
+      networks: config.liveNetworks.map((network) => network.network),
+      provider: evmRailProvider({
+        db,
+        networks: config.liveNetworks,
+        clock,
+        logger,
+        ...(live?.sweeperKey
+          ? {
+              deposits: {
+                sweeperKey: live.sweeperKey as `0x${string}`,
+                holder: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+                ...(live.forwarding ? { forwarder: live.forwarding } : {}),
+              },
+            }
+          : {}),
+      }),
+    });
+  }
+  if (config.solana) {
+    families.push({
+      networks: ['SOLANA'],
+      provider: solanaRailProvider({ db, config: config.solana, clock, logger }),
+    });
+  }
+  if (families.length === 0) return noLiveRailProvider();
+  return families.length === 1 ? families[0]!.provider : combinedRailProvider(families);
 }

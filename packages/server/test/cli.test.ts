@@ -93,8 +93,24 @@ describe('cryptocheckout-server CLI', () => {
       [['--mode', 'live', '--rpc-url', 'POLYGON'], /--rpc-url takes NAME=value, like POLYGON=https/],
       [['--mode', 'live', '--rpc-url', 'POLYGON=ftp://rpc.example'], /not an http\(s\) JSON-RPC URL/],
       [
-        ['--mode', 'live', '--rpc-url', 'SOLANA=https://rpc.example'],
-        /live mode watches POLYGON, ETHEREUM, BASE, ARBITRUM/,
+        ['--mode', 'live', '--rpc-url', 'TRON=https://rpc.example'],
+        /live mode watches POLYGON, ETHEREUM, BASE, ARBITRUM and SOLANA \(not "TRON"\)/,
+      ],
+      [
+        ['--mode', 'live', '--rpc-url', 'SOLANA=https://rpc.example', '--confirmations', 'SOLANA=32'],
+        /--confirmations SOLANA: Solana has no such setting; its payments count at --solana-commitment/,
+      ],
+      [
+        ['--mode', 'live', '--rpc-url', 'SOLANA=https://rpc.example', '--token', 'SOLANA:USDC=0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'],
+        /--token SOLANA:USDC: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed" is not a Solana mint address/,
+      ],
+      [
+        ['--mode', 'live', '--rpc-url', 'SOLANA=https://rpc.example', '--solana-commitment', 'processed'],
+        /--solana-commitment must be "finalized" .* or "confirmed" .*, not "processed"/,
+      ],
+      [
+        ['--mode', 'live', '--rpc-url', 'POLYGON=https://rpc.example', '--token', 'SOLANA:USDC=EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'],
+        /--token SOLANA:… needs the Solana endpoint too, with --rpc-url SOLANA=<url>/,
       ],
       [
         ['--mode', 'live', '--rpc-url', 'POLYGON=https://rpc.example', '--confirmations', 'POLYGON=zero'],

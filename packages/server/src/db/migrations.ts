@@ -5,6 +5,7 @@ import { operatorSchema } from './migrations/0003-operator.js';
 import { depositModeSchema } from './migrations/0004-deposit-mode.js';
 import { refundsSchema } from './migrations/0005-refunds.js';
 import { liveRatesSchema } from './migrations/0006-live-rates.js';
+import { solanaSchema } from './migrations/0007-solana.js';
 
 /** Migrations in code, so the built server needs no migration files on disk. Never edit a shipped one. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004_deposit_mode': depositModeSchema,
   '0005_refunds': refundsSchema,
   '0006_live_rates': liveRatesSchema,
+  '0007_solana': solanaSchema,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -21,6 +21,8 @@ export interface DatabaseSchema {
   refund_transfers: RefundTransfersTable;
   rate_quotes: RateQuotesTable;
   rate_source_status: RateSourceStatusTable;
+  solana_references: SolanaReferencesTable;
+  solana_cursors: SolanaCursorsTable;
 }
 
 export interface TransactionsTable {
@@ -311,4 +313,23 @@ export interface RateSourceStatusTable {
   last_attempt_at: string | null;
   last_success_at: string | null;
   last_error: string | null;
+}
+
+/** A Solana Pay reference handed out for a checkout's rail (docs/solana.md). */
+export interface SolanaReferencesTable {
+  reference: string;
+  transaction_code: string;
+  payment_method: string;
+  wallet_address: string;
+  created_at: string;
+  /** The checkout's monitor_until: the wallet is watched for it until then. */
+  monitor_until: string;
+}
+
+/** The newest finalized signature the Solana watcher read for an address. */
+export interface SolanaCursorsTable {
+  address: string;
+  signature: string;
+  slot: number | string | bigint;
+  updated_at: string;
 }

@@ -83,7 +83,10 @@ export class OperatorService {
       version,
       mode: config.mode,
       storage: config.storage.kind,
-      networks: config.liveNetworks.map((network) => network.network),
+      networks: [
+        ...config.liveNetworks.map((network) => network.network),
+        ...(config.solana ? ['SOLANA'] : []),
+      ],
     };
   }
 

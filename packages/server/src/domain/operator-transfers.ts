@@ -5,14 +5,13 @@ import type {
   OperatorUnmatchedPage,
 } from '@cryptocheckout/core';
 import type { Kysely } from 'kysely';
-import type { ResolvedConfig } from '../config.js';
+import { type ResolvedConfig, transactionExplorerUrl } from '../config.js';
 import type { ForwardRow } from '../db/forward-repository.js';
 import type { ChainTransferRow, TransferKey } from '../db/live-rail-repository.js';
 import { OperatorRepository } from '../db/operator-repository.js';
 import type { DatabaseSchema } from '../db/schema.js';
 import { TransferResolutionRepository } from '../db/transfer-resolution-repository.js';
 import { RAILS } from '../rails/catalog.js';
-import { explorerTransactionUrl } from '../rails/evm/evm-networks.js';
 import { FORWARDED_ELSEWHERE } from '../rails/evm/forward-records.js';
 import type { PaymentSink } from '../rails/payment-rail-provider.js';
 import { decodeCursorParts, encodeCursor } from './cursor.js';
@@ -196,10 +195,7 @@ export class OperatorTransfers {
       ),
     );
     return rows.map((row) => {
-      const explorer = (hash: string) => {
-        const network = this.deps.config.liveNetworks.find((each) => each.network === row.network);
-        return network ? explorerTransactionUrl(network, hash) : null;
-      };
+      const explorer = (hash: string) => transactionExplorerUrl(this.deps.config, row.network, hash);
       return {
         network: row.network,
         tx_hash: row.tx_hash,

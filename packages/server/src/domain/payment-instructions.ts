@@ -66,7 +66,7 @@ export class PaymentInstructions {
         expires_at: row.expires_at,
       };
     }
-    if (!handedOut && this.newHoldLimits && this.rails.paysOutByForward?.(wallet) !== true) {
+    if (!handedOut && this.newHoldLimits && this.rails.sharesAmountPool?.(wallet) === true) {
       // Direct mode: this call takes an amount from the wallet's pool until monitor_until.
       this.newHoldLimits.admit({
         clientIp,
@@ -103,6 +103,9 @@ export class PaymentInstructions {
         request.amount,
         'Crypto Checkout',
         this.rails.tokenOverride?.(rail),
+        request.reference
+          ? { reference: request.reference, message: `Order ${row.external_reference}` }
+          : undefined,
       ),
       expires_at: row.expires_at,
     };

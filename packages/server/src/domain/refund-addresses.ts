@@ -71,7 +71,9 @@ export class RefundAddressCheck {
       asset.contract ? [asset.contract] : [],
     );
     const live = this.config.liveNetworks.find((each) => each.network === network);
-    return [...catalogue, ...(live?.tokens.map((token) => token.contract) ?? [])];
+    const solanaMints =
+      network === 'SOLANA' ? (this.config.solana?.assets.flatMap((asset) => asset.mint ?? []) ?? []) : [];
+    return [...catalogue, ...(live?.tokens.map((token) => token.contract) ?? []), ...solanaMints];
   }
 
   /**

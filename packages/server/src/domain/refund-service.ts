@@ -8,12 +8,11 @@ import {
 } from '@cryptocheckout/core';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { ResolvedConfig } from '../config.js';
+import { type ResolvedConfig, transactionExplorerUrl } from '../config.js';
 import { RefundRepository, type RefundRow } from '../db/refund-repository.js';
 import type { DatabaseSchema } from '../db/schema.js';
 import { TransactionRepository, type TransactionRow } from '../db/transaction-repository.js';
 import { RAILS } from '../rails/catalog.js';
-import { explorerTransactionUrl } from '../rails/evm/evm-networks.js';
 import type { PaymentRailProvider } from '../rails/payment-rail-provider.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { contentionPause, MAX_WRITE_ATTEMPTS } from './contention.js';
@@ -258,10 +257,9 @@ export class RefundService {
 
   /** The refund's explorer link and payment request, with the live network's token when it has one. */
   links(refund: RefundRow) {
-    const network = this.deps.config.liveNetworks.find((each) => each.network === refund.network);
     const rail = RAILS.find((each) => each.network === refund.network && each.asset === refund.asset);
     return {
-      txUrl: network && refund.tx_id ? explorerTransactionUrl(network, refund.tx_id) : null,
+      txUrl: refund.tx_id ? transactionExplorerUrl(this.deps.config, refund.network, refund.tx_id) : null,
       // The same wallet link target as the checkout's own instructions (a configured token on a test chain).
       paymentRequest: paymentRequestOf(refund, rail && this.deps.rails.tokenOverride?.(rail)),
     };

@@ -7,6 +7,7 @@ import {
 } from '@cryptocheckout/core';
 import type { RefundEventRow, RefundRow } from '../db/refund-repository.js';
 import { paymentUri } from '../rails/payment-uri.js';
+import { refundReference } from '../rails/solana/solana-addresses.js';
 
 /** The buyer's claim page of a refund under the server's public origin. */
 export function claimUrlOf(publicUrl: string, claimCode: string): string {
@@ -14,12 +15,23 @@ export function claimUrlOf(publicUrl: string, claimCode: string): string {
 }
 
 /** What the merchant sends: the sentence and the wallet link, once the buyer confirmed an address. */
-export function paymentRequestOf(refund: RefundRow, override?: { contract: string; chainId: number }) {
+export function paymentRequestOf(refund: RefundRow, override?: { contract: string; chainId?: number }) {
   if (refund.address === null) return null;
   const networkName = getNetwork(refund.network)?.name ?? refund.network;
   return {
     text: `Send ${refund.amount} ${refund.asset} on ${networkName} to ${refund.address}`,
-    uri: paymentUri(refund.network, refund.asset, refund.address, refund.amount, 'Refund', override),
+    uri: paymentUri(
+      refund.network,
+      refund.asset,
+      refund.address,
+      refund.amount,
+      'Refund',
+      override,
+      // On Solana the refund's own reference tells its payment apart (docs/solana.md "Refunds").
+      refund.network === 'SOLANA'
+        ? { reference: refundReference(refund.refund_id), message: 'Refund' }
+        : undefined,
+    ),
   };
 }
 

@@ -39,6 +39,7 @@ export const RAILS: readonly Rail[] = [
   crypto('usdc_base', 'USDC on Base', 'USDC', 'BASE', '0.50', '100000.00'),
   crypto('usdc_arbitrum', 'USDC on Arbitrum', 'USDC', 'ARBITRUM', '0.50', '100000.00'),
   crypto('usdc_solana', 'USDC on Solana', 'USDC', 'SOLANA', '0.50', '100000.00'),
+  crypto('usdt_solana', 'USDT on Solana', 'USDT', 'SOLANA', '0.50', '100000.00'),
   crypto('usdt_tron', 'USDT on TRON', 'USDT', 'TRON', '1.00', '100000.00'),
   crypto('usdc_ethereum', 'USDC on Ethereum', 'USDC', 'ETHEREUM', '10.00', '1000000.00'),
   crypto('usdt_ethereum', 'USDT on Ethereum', 'USDT', 'ETHEREUM', '10.00', '1000000.00'),

@@ -1,3 +1,4 @@
+import { getNetwork } from '@cryptocheckout/core';
 import type { WriteScope } from '../db/database.js';
 import type { RefundPayments } from '../domain/refund-payments.js';
 import type { Rail } from './catalog.js';
@@ -73,11 +74,28 @@ export interface MerchantWallet {
 /** Whether a rail can take a payment now; `reason` says why not in words a buyer understands. */
 export type RailAvailability = { available: true } | { available: false; reason: string };
 
+/** With the merchant's wallet known, the one reason that matters to the buyer: the merchant is paid in another asset. */
+export function walletMismatch(rail: Rail, wallet?: MerchantWallet): RailAvailability | undefined {
+  if (
+    !wallet ||
+    (wallet.network.toUpperCase() === rail.network && wallet.asset.toUpperCase() === rail.asset)
+  ) {
+    return undefined;
+  }
+  const walletNetwork = getNetwork(wallet.network.toUpperCase())?.name ?? wallet.network;
+  return {
+    available: false,
+    reason: `Not offered: this merchant is paid in ${wallet.asset.toUpperCase()} on ${walletNetwork} only.`,
+  };
+}
+
 /** What a buyer is asked to pay by a crypto rail. */
 export interface PaymentRequest {
   address: string;
   /** In the rail's asset units, as a decimal string. */
   amount: string;
+  /** Solana Pay: the reference key the buyer's wallet adds to the transfer; it identifies the checkout. */
+  reference?: string;
 }
 
 /**
@@ -101,8 +119,13 @@ export interface PaymentRailProvider {
     /** Until when the request must stay recognisable (the end of the late-payment window). */
     holdUntil: string;
   }): Promise<PaymentRequest>;
-  /** The wallet URI target of a rail when it differs from the catalogue's (a configured token contract or chain id). */
-  tokenOverride?(rail: Rail): { contract: string; chainId: number } | undefined;
+  /** The wallet URI target of a rail when it differs from the catalogue's (a configured token contract or mint, a chain id). */
+  tokenOverride?(rail: Rail): { contract: string; chainId?: number } | undefined;
+  /**
+   * Whether checkouts paying this wallet are told apart by exact amounts from a shared pool (EVM
+   * direct mode), whose new holds the new-hold limits ration.
+   */
+  sharesAmountPool?(wallet: MerchantWallet): boolean;
   /**
    * Whether payments to this wallet arrive at a deposit address and reach the wallet by a forward
    * (deposit mode), so `payout_dispatched` follows the forward rather than the settlement.

@@ -11,8 +11,10 @@ export function paymentUri(
   address: string,
   amount: string,
   label: string,
-  /** A configured token contract and chain id in place of the catalogue's (live mode on a test chain). */
-  override?: { contract: string; chainId: number },
+  /** A configured token contract (or mint) and chain id in place of the catalogue's (live mode on a test chain). */
+  override?: { contract: string; chainId?: number },
+  /** Solana Pay: the reference key that identifies the checkout or refund, and the message wallets show. */
+  solanaPay?: { reference: string; message?: string },
 ): string {
   const info = getNetwork(network);
   const token = getAsset(network, asset);
@@ -29,8 +31,12 @@ export function paymentUri(
     case 'bitcoin':
       return `bitcoin:${address}?amount=${amount}&label=${encodeURIComponent(label)}`;
     case 'solana': {
-      const splToken = token.contract ? `&spl-token=${token.contract}` : '';
-      return `solana:${address}?amount=${amount}${splToken}&label=${encodeURIComponent(label)}`;
+      // https://docs.solanapay.com/spec: recipient, amount, spl-token, reference, label, message.
+      const mint = override?.contract ?? token.contract;
+      const splToken = mint ? `&spl-token=${mint}` : '';
+      const reference = solanaPay ? `&reference=${solanaPay.reference}` : '';
+      const message = solanaPay?.message ? `&message=${encodeURIComponent(solanaPay.message)}` : '';
+      return `solana:${address}?amount=${amount}${splToken}${reference}&label=${encodeURIComponent(label)}${message}`;
     }
     case 'tron': {
       const tokenPart = token.contract ? `&token=${token.contract}` : '';

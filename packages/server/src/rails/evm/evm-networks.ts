@@ -86,6 +86,8 @@ export interface LiveRailOptions {
   sweeperKey?: string;
   /** How forwards are sent (tests shorten the waits). */
   forwarding?: ForwarderOptions;
+  /** Solana: `finalized` (default) or `confirmed`, what a payment must reach to count (docs/solana.md). */
+  solanaCommitment?: string;
 }
 
 /** The audited default contract of an asset on a live network, from the core catalogue. */
@@ -225,8 +227,15 @@ export function resolveEvmNetworks(options: LiveRailOptions): EvmNetworkConfig[]
 
 function liveNetworkOf(name: string, label: string): LiveNetwork {
   const network = name.toUpperCase();
+  if (network === 'SOLANA') {
+    throw new Error(
+      `${label} SOLANA: Solana has no such setting; its payments count at --solana-commitment (finalized by default), see docs/solana.md.`,
+    );
+  }
   if (!(LIVE_NETWORKS as readonly string[]).includes(network)) {
-    throw new Error(`${label} ${name}: live mode watches ${LIVE_NETWORKS.join(', ')} (not "${name}").`);
+    throw new Error(
+      `${label} ${name}: live mode watches ${LIVE_NETWORKS.join(', ')} and SOLANA (not "${name}").`,
+    );
   }
   return network as LiveNetwork;
 }

@@ -8,7 +8,12 @@ import { ForwardRepository } from '../../db/forward-repository.js';
 import { LiveRailRepository } from '../../db/live-rail-repository.js';
 import type { DatabaseSchema } from '../../db/schema.js';
 import type { Rail } from '../catalog.js';
-import type { MerchantWallet, PaymentRailProvider, RailAvailability } from '../payment-rail-provider.js';
+import {
+  type MerchantWallet,
+  type PaymentRailProvider,
+  type RailAvailability,
+  walletMismatch,
+} from '../payment-rail-provider.js';
 import { AmountHolds } from './amount-holds.js';
 import type { EvmNetworkConfig, WatchedToken } from './evm-networks.js';
 import { EvmWatcher } from './evm-watcher.js';
@@ -56,17 +61,8 @@ export function evmRailProvider(dependencies: {
 
   const availability = (rail: Rail, wallet?: MerchantWallet): RailAvailability => {
     const networkName = getNetwork(rail.network ?? '')?.name ?? rail.network;
-    // With the merchant's wallet known, the one reason that matters to the buyer comes first.
-    if (
-      wallet &&
-      (wallet.network.toUpperCase() !== rail.network || wallet.asset.toUpperCase() !== rail.asset)
-    ) {
-      const walletNetwork = getNetwork(wallet.network.toUpperCase())?.name ?? wallet.network;
-      return {
-        available: false,
-        reason: `Not offered: this merchant is paid in ${wallet.asset.toUpperCase()} on ${walletNetwork} only.`,
-      };
-    }
+    const mismatch = walletMismatch(rail, wallet);
+    if (mismatch) return mismatch;
     if (rail.kind === 'fiat') {
       return {
         available: false,
@@ -127,6 +123,10 @@ export function evmRailProvider(dependencies: {
     },
     paysOutByForward(wallet) {
       return byNetwork.get(wallet.network.toUpperCase())?.depositFactory !== undefined;
+    },
+    sharesAmountPool(wallet) {
+      const config = byNetwork.get(wallet.network.toUpperCase());
+      return config !== undefined && config.depositFactory === undefined;
     },
     tokenOverride(rail) {
       const target = tokenOf(rail);

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Block } from 'viem';
 import type { RefundRow, RefundTransferRow } from '../../db/refund-repository.js';
 import type { RefundPayments } from '../../domain/refund-payments.js';
+import { confirmRefundTransfer, forgetRefundTransfer } from '../refund-transfer-settlement.js';
 import type { EvmNetworkConfig } from './evm-networks.js';
 import type { TransferLog } from './transfer-logs.js';
 import type { ObservedTransfer } from './transfer-recorder.js';
@@ -110,26 +111,17 @@ export class RefundTransfers {
     }
   }
 
-  private async confirm(transfer: RefundTransferRow): Promise<void> {
-    const repository = this.payments.refunds.repository;
-    const refund = await repository.find(transfer.refund_id);
-    const paid =
-      transfer.exact === 1 &&
-      refund !== undefined &&
-      (await this.payments.markPaid(refund, {
-        txId: transfer.tx_hash,
-        note: `paid by ${transfer.tx_hash} (${transfer.amount} ${refund.asset} from ${transfer.from_address})`,
-        alongside: (scope) => repository.markTransferConfirmed(transfer, scope),
-      }));
-    if (!paid) await repository.markTransferConfirmed(transfer);
+  private confirm(transfer: RefundTransferRow): Promise<void> {
+    return confirmRefundTransfer(this.payments, transfer);
   }
 
-  private async forget(transfer: RefundTransferRow): Promise<void> {
-    this.logger.warn(
-      { network: this.config.network, txHash: transfer.tx_hash, refundId: transfer.refund_id },
+  private forget(transfer: RefundTransferRow): Promise<void> {
+    return forgetRefundTransfer(
+      this.payments,
+      transfer,
+      this.logger,
       'a refund transfer left the chain in a reorganisation; forgetting it',
     );
-    await this.payments.refunds.repository.deleteTransfer(transfer);
   }
 
   private tokenOf(refund: RefundRow) {

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Block } from 'viem';
 import type { ChainTransferRow, LiveRailRepository } from '../../db/live-rail-repository.js';
+import { ChainTransferBooking } from '../chain-transfer-booking.js';
 import type { PaymentSink } from '../payment-rail-provider.js';
 import type { EvmNetworkConfig } from './evm-networks.js';
 
@@ -10,13 +11,17 @@ import type { EvmNetworkConfig } from './evm-networks.js';
  * to the state its other payments give it). docs/live-mode.md "The watcher", steps 4 and 5.
  */
 export class TransferConfirmer {
+  private readonly booking: ChainTransferBooking;
+
   constructor(
     private readonly config: EvmNetworkConfig,
     private readonly repository: LiveRailRepository,
-    private readonly sink: PaymentSink,
+    sink: PaymentSink,
     private readonly blockAt: (blockNumber: bigint) => Promise<Block | undefined>,
-    private readonly logger: Logger,
-  ) {}
+    logger: Logger,
+  ) {
+    this.booking = new ChainTransferBooking(repository, sink, logger);
+  }
 
   /** Confirms the transfers deep enough below `head`, retracting those whose block is gone. */
   async confirmOrRetract(head: bigint): Promise<void> {
@@ -53,33 +58,11 @@ export class TransferConfirmer {
     );
   }
 
-  private async confirm(transfer: ChainTransferRow): Promise<void> {
-    const key = keyOf(transfer);
-    if (transfer.payment_id && transfer.transaction_code) {
-      await this.sink.confirmPayment(transfer.transaction_code, transfer.payment_id, (scope) =>
-        this.repository.markTransferConfirmed(key, scope),
-      );
-    } else {
-      await this.repository.markTransferConfirmed(key);
-    }
+  private confirm(transfer: ChainTransferRow): Promise<void> {
+    return this.booking.confirm(transfer);
   }
 
-  private async retract(transfer: ChainTransferRow): Promise<void> {
-    const key = keyOf(transfer);
-    this.logger.warn(
-      { network: this.config.network, txHash: transfer.tx_hash, block: String(transfer.block_number) },
-      'transfer left the chain in a reorganisation; un-counting it',
-    );
-    if (transfer.payment_id && transfer.transaction_code && transfer.unmatched_reason === null) {
-      await this.sink.retractPayment(transfer.transaction_code, transfer.payment_id, (scope) =>
-        this.repository.deleteTransfer(key, scope),
-      );
-    } else {
-      await this.repository.deleteTransfer(key);
-    }
+  private retract(transfer: ChainTransferRow): Promise<void> {
+    return this.booking.retract(transfer, 'transfer left the chain in a reorganisation; un-counting it');
   }
-}
-
-function keyOf(transfer: ChainTransferRow) {
-  return { network: transfer.network, txHash: transfer.tx_hash, logIndex: transfer.log_index };
 }

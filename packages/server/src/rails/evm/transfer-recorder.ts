@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { scaledToDecimal } from '@cryptocheckout/core';
 import type { Insertable } from 'kysely';
 import type { Logger } from 'pino';
@@ -6,7 +5,8 @@ import type { DepositForwarderRow, DepositRepository } from '../../db/deposit-re
 import type { LiveRailRepository } from '../../db/live-rail-repository.js';
 import type { ChainTransfersTable } from '../../db/schema.js';
 import { findRail } from '../catalog.js';
-import { isRefusedPayment, type PaymentSink } from '../payment-rail-provider.js';
+import { ChainTransferBooking } from '../chain-transfer-booking.js';
+import type { PaymentSink } from '../payment-rail-provider.js';
 import type { EvmNetworkConfig } from './evm-networks.js';
 import { MAX_FILTERED_RECIPIENTS, type TransferLog } from './transfer-logs.js';
 
@@ -22,15 +22,18 @@ export type ObservedTransfer = TransferLog & { blockTime: Date };
 export class TransferRecorder {
   /** Direct-mode wallets whose holds cover the range being scanned (lowercase). */
   private directWallets = new Set<string>();
+  private readonly booking: ChainTransferBooking;
 
   constructor(
     private readonly config: EvmNetworkConfig,
     private readonly repository: LiveRailRepository,
     private readonly deposits: DepositRepository | undefined,
-    private readonly sink: PaymentSink,
+    sink: PaymentSink,
     private readonly clock: () => Date,
-    private readonly logger: Logger,
-  ) {}
+    logger: Logger,
+  ) {
+    this.booking = new ChainTransferBooking(repository, sink, logger);
+  }
 
   /**
    * The recipients to ask the node about for blocks from `since` on: the direct-mode wallets with a
@@ -142,56 +145,21 @@ export class TransferRecorder {
     );
   }
 
-  /** Records a payment with its transfer in one database transaction; a refused one is kept with the reason. */
-  private async countAsPayment(
+  private countAsPayment(
     row: Insertable<ChainTransfersTable>,
     transactionCode: string,
     paymentMethod: string,
   ): Promise<void> {
-    const paymentId = randomUUID();
-    let recordedElsewhere = false;
-    try {
-      await this.sink.recordPayment({
-        transactionCode,
-        paymentMethod,
-        amount: row.amount,
-        txId: row.tx_hash,
-        seenAt: new Date(row.block_time),
-        confirmAt: null,
-        paymentId,
-        alongside: async (scope) => {
-          const stored = await this.repository.insertTransfer(
-            { ...row, transaction_code: transactionCode, payment_id: paymentId },
-            scope,
-          );
-          // Another node stored this transfer (and its payment) first: roll this payment back.
-          if (!stored) {
-            recordedElsewhere = true;
-            throw new Error(`transfer ${row.tx_hash}:${row.log_index} is recorded already`);
-          }
-        },
-      });
-    } catch (error) {
-      if (recordedElsewhere) return;
-      if (!isRefusedPayment(error)) throw error;
-      await this.keep(
-        { ...row, transaction_code: transactionCode },
-        `Checkout ${transactionCode} ${row.deposit ? 'did not count this deposit' : 'asks for this amount but refused the payment'}: ${(error as Error).message}`,
-      );
-    }
+    return this.booking.countAsPayment(
+      row,
+      transactionCode,
+      paymentMethod,
+      (message) =>
+        `Checkout ${transactionCode} ${row.deposit ? 'did not count this deposit' : 'asks for this amount but refused the payment'}: ${message}`,
+    );
   }
 
-  private async keep(row: Insertable<ChainTransfersTable>, reason: string): Promise<void> {
-    await this.repository.insertTransfer({ ...row, unmatched_reason: reason });
-    this.logger.warn(
-      {
-        network: this.config.network,
-        txHash: row.tx_hash,
-        amount: row.amount,
-        asset: row.asset,
-        to: row.to_address,
-      },
-      `${row.deposit ? 'deposit not counted' : 'unmatched transfer'}: ${reason}`,
-    );
+  private keep(row: Insertable<ChainTransfersTable>, reason: string): Promise<void> {
+    return this.booking.keep(row, reason);
   }
 }

@@ -1,0 +1,34 @@
+import type { Kysely, Migration } from 'kysely';
+
+/**
+ * Solana live mode (docs/solana.md): the Solana Pay reference handed out per checkout and rail, and
+ * the watcher's cursor per watched address. Transfers go into `chain_transfers` like the EVM
+ * chains' (network `SOLANA`, the signature as `tx_hash`, the slot as `block_number`). Shipped: never edit.
+ */
+export const solanaSchema: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('solana_references')
+      .addColumn('reference', 'varchar(64)', (column) => column.primaryKey())
+      .addColumn('transaction_code', 'varchar(64)', (column) => column.notNull())
+      .addColumn('payment_method', 'varchar(32)', (column) => column.notNull())
+      .addColumn('wallet_address', 'varchar(64)', (column) => column.notNull())
+      .addColumn('created_at', 'varchar(32)', (column) => column.notNull())
+      .addColumn('monitor_until', 'varchar(32)', (column) => column.notNull())
+      .execute();
+    // The watcher asks for the wallets with a checkout it may still be paid for.
+    await db.schema
+      .createIndex('solana_references_watch')
+      .on('solana_references')
+      .columns(['monitor_until', 'wallet_address'])
+      .execute();
+    // The newest finalized signature read per address: a poll asks only for what came after it.
+    await db.schema
+      .createTable('solana_cursors')
+      .addColumn('address', 'varchar(64)', (column) => column.primaryKey())
+      .addColumn('signature', 'varchar(128)', (column) => column.notNull())
+      .addColumn('slot', 'bigint', (column) => column.notNull())
+      .addColumn('updated_at', 'varchar(32)', (column) => column.notNull())
+      .execute();
+  },
+};

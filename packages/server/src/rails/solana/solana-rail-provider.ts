@@ -1,0 +1,93 @@
+import { getNetwork } from '@cryptocheckout/core';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import { LiveRailRepository } from '../../db/live-rail-repository.js';
+import type { DatabaseSchema } from '../../db/schema.js';
+import { SolanaRepository } from '../../db/solana-repository.js';
+import type { Rail } from '../catalog.js';
+import { type PaymentRailProvider, type RailAvailability, walletMismatch } from '../payment-rail-provider.js';
+import { checkoutReference } from './solana-addresses.js';
+import type { SolanaNetworkConfig } from './solana-network.js';
+import { SolanaWatcher } from './solana-watcher.js';
+
+/**
+ * Live mode on Solana, non-custodial: the buyer's wallet pays the merchant's own wallet (SOL) or its
+ * associated token account (USDC, USDT) by a Solana Pay transfer request that carries the
+ * checkout's reference key, so any amount counts and no amount pool is needed (docs/solana.md).
+ */
+export function solanaRailProvider(dependencies: {
+  db: Kysely<DatabaseSchema>;
+  config: SolanaNetworkConfig;
+  clock: () => Date;
+  logger: Logger;
+}): PaymentRailProvider & { watcher(): SolanaWatcher | undefined } {
+  const { config, clock, logger } = dependencies;
+  const references = new SolanaRepository(dependencies.db);
+  const transfers = new LiveRailRepository(dependencies.db);
+  let watcher: SolanaWatcher | undefined;
+  const assetOf = (rail: Rail) =>
+    rail.network === 'SOLANA' ? config.assets.find((asset) => asset.asset === rail.asset) : undefined;
+
+  const availability = (rail: Rail, wallet?: Parameters<typeof walletMismatch>[1]): RailAvailability => {
+    const mismatch = walletMismatch(rail, wallet);
+    if (mismatch) return mismatch;
+    if (rail.kind === 'fiat') {
+      return {
+        available: false,
+        reason: 'Not offered in live mode: card and bank payments need a payment processor.',
+      };
+    }
+    if (!assetOf(rail)) {
+      const networkName = getNetwork(rail.network ?? '')?.name ?? rail.network;
+      return {
+        available: false,
+        reason: `Not offered: this server does not watch ${rail.asset} on ${networkName}.`,
+      };
+    }
+    if (watcher?.usable === false) {
+      return { available: false, reason: 'Not offered right now: Solana cannot be watched.' };
+    }
+    return { available: true };
+  };
+
+  return {
+    availability,
+    async paymentRequest({ transactionCode, rail, wallet, dueAmount, holdUntil }) {
+      if (!assetOf(rail) || !availability(rail, wallet).available) {
+        throw new Error(`${rail.slug} is not payable for this transaction in live mode.`);
+      }
+      const reference = checkoutReference(transactionCode, rail.slug);
+      // Stored before the buyer sees it: the watcher knows the reference before any wallet can use it.
+      await references.saveReference({
+        reference,
+        transaction_code: transactionCode,
+        payment_method: rail.slug,
+        wallet_address: wallet.address,
+        created_at: clock().toISOString(),
+        monitor_until: holdUntil,
+      });
+      // Any amount counts against the reference; the page asks for what is still due.
+      return { address: wallet.address, amount: dueAmount, reference };
+    },
+    tokenOverride(rail) {
+      const mint = assetOf(rail)?.mint;
+      return config.customMints && mint ? { contract: mint } : undefined;
+    },
+    paysOutByForward: () => false,
+    sharesAmountPool: () => false,
+    fiatRedirectUrl() {
+      throw new Error('Fiat rails are not offered in live mode.');
+    },
+    async start(sink, refunds) {
+      watcher = new SolanaWatcher(config, references, transfers, sink, clock, logger, refunds);
+      watcher.start();
+    },
+    async stop() {
+      await watcher?.stop();
+    },
+    health() {
+      return watcher ? { SOLANA: watcher.health() } : {};
+    },
+    watcher: () => watcher,
+  };
+}
