@@ -28,7 +28,6 @@ import {
 } from '../db/operator-repository.js';
 import type { DatabaseSchema } from '../db/schema.js';
 import type { PaymentRow, TransactionRow } from '../db/transaction-repository.js';
-import { explorerTransactionUrl } from '../rails/evm/evm-networks.js';
 import type { RateProvider } from '../rates/rate-provider.js';
 import { staticRateProvider } from '../rates/static-rates.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';

@@ -137,15 +137,22 @@ describe('resolveEvmNetworks overrides', () => {
 describe('resolveEvmNetworks refuses wrong settings, naming the flag and the fix', () => {
   it('an unknown network in any flag: lists the networks live mode watches', () => {
     for (const [options, flag] of [
-      [{ rpcUrls: { SOLANA: POLYGON_RPC } }, '--rpc-url SOLANA'],
+      [{ rpcUrls: { TRON: POLYGON_RPC } }, '--rpc-url TRON'],
       [{ rpcUrls: { POLYGON: POLYGON_RPC }, confirmations: { BSC: 15 } }, '--confirmations BSC'],
       [{ rpcUrls: { POLYGON: POLYGON_RPC }, chainIds: { TRON: 1 } }, '--chain-id TRON'],
       [{ rpcUrls: { POLYGON: POLYGON_RPC }, tokens: { 'BITCOIN:USDC': TEST_TOKEN } }, '--token BITCOIN'],
     ] as const) {
       const message = errorOf(options);
       expect(message).toContain(flag);
-      expect(message).toContain('POLYGON, ETHEREUM, BASE, ARBITRUM');
+      expect(message).toContain('POLYGON, ETHEREUM, BASE, ARBITRUM and SOLANA');
     }
+  });
+
+  it('Solana in an EVM-only flag: says Solana counts by commitment instead', () => {
+    // The server splits SOLANA off before these settings reach the EVM networks (config.ts).
+    const message = errorOf({ rpcUrls: { POLYGON: POLYGON_RPC }, confirmations: { SOLANA: 32 } });
+    expect(message).toContain('--confirmations SOLANA: Solana has no such setting');
+    expect(message).toContain('--solana-commitment');
   });
 
   it('a URL that is not http(s)', () => {
