@@ -4,6 +4,7 @@ import type {
   OperatorDepositForward,
   OperatorUnmatchedPage,
 } from '@cryptocheckout/core';
+import { compareDecimals } from '@cryptocheckout/core';
 import type { Kysely } from 'kysely';
 import { type ResolvedConfig, transactionExplorerUrl } from '../config.js';
 import type { ForwardRow } from '../db/forward-repository.js';
@@ -90,10 +91,18 @@ export class OperatorTransfers {
         'This transfer is not confirmed yet; attach it once it has its confirmations (the list shows when).',
       );
     }
+    if (compareDecimals(row.amount, '0') <= 0) {
+      throw new ServiceProblem(
+        'conflict',
+        'This transfer moved nothing to the merchant (it is kept to show where the money went); there is nothing to attach. Mark it handled instead.',
+      );
+    }
     const wallet = await this.transfers.walletOf(transactionCode);
     if (!wallet) throw new ServiceProblem('not_found', `No transaction has the code ${transactionCode}.`);
     const paidTo = `${row.asset} on ${row.network} to ${row.to_address}`;
-    const asked = `${wallet.asset.toUpperCase()} on ${wallet.network.toUpperCase()} to ${wallet.address.toLowerCase()}`;
+    // Case is only a checksum in EVM addresses (stored lowercase); Solana's base58 compares exactly.
+    const walletAddress = row.network === 'SOLANA' ? wallet.address : wallet.address.toLowerCase();
+    const asked = `${wallet.asset.toUpperCase()} on ${wallet.network.toUpperCase()} to ${walletAddress}`;
     if (paidTo !== asked) {
       throw new ServiceProblem(
         'conflict',

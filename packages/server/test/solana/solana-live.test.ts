@@ -2,7 +2,7 @@ import { decimalToScaled, scaledToDecimal } from '@cryptocheckout/core';
 import type { KeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startTestServer, startWebhookReceiver, type TestServer } from '../helpers.js';
-import { OPERATOR_TOKEN } from '../operator-helpers.js';
+import { OPERATOR_TOKEN, operatorRequest } from '../operator-helpers.js';
 import {
   createStablecoinMints,
   openSolanaCheckout,
@@ -216,6 +216,46 @@ describe('Solana live mode (litesvm behind a loopback JSON-RPC endpoint)', () =>
     });
     expect(storedSolanaTransfers(server.dataDir).some((each) => each.tx_hash === failed)).toBe(false);
     expect((await server.client.getTransaction(code)).status).toBe('pending');
+  });
+
+  it('lets the operator attach a finalized transfer without the reference to its checkout, but never a record that moved nothing to the merchant', async () => {
+    const { code, link, request } = await open('USDC', { external_reference: 'sol-attach' });
+    // A wallet that dropped the reference: the money is the merchant's, the checkout cannot know.
+    const bare = await payToken(mints.usdc, link.amount, undefined);
+    const elsewhere = await chain.payToken({
+      payer: buyer,
+      recipient: (await chain.newWallet(1_000_000_000n)).address,
+      mint: mints.usdc,
+      amount: units(link.amount),
+      references: [request.reference],
+      extraReadonlyKeys: [merchant],
+    });
+    const path = (signature: string) => {
+      const row = storedSolanaTransfers(server.dataDir).find((each) => each.tx_hash === signature);
+      if (!row) throw new Error('not stored yet');
+      return { row, path: `/transfers/SOLANA/${signature}/${row.log_index}` };
+    };
+    const early = await eventually(() => path(bare));
+    expect(early.row.confirmed).toBe(0);
+    const tooEarly = await operatorRequest(server, `${early.path}/attach`, {
+      body: { transaction_code: code },
+    });
+    expect(tooEarly.status).toBe(409);
+    expect(tooEarly.json.error.message).toMatch(/not confirmed yet/);
+    chain.finalize();
+    await eventually(() => expect(path(bare).row.confirmed).toBe(1));
+    await eventually(() => expect(path(elsewhere).row.confirmed).toBe(1));
+    const nothing = await operatorRequest(server, `${path(elsewhere).path}/attach`, {
+      body: { transaction_code: code },
+    });
+    expect(nothing.status).toBe(409);
+    expect(nothing.json.error.message).toMatch(/moved nothing to the merchant/);
+    const attached = await operatorRequest(server, `${path(bare).path}/attach`, {
+      body: { transaction_code: code },
+    });
+    expect(attached.status).toBe(200);
+    const settled = await waitForSolanaStatus(server, code, 'settled');
+    expect(settled.payments.map((payment) => payment.tx_id)).toEqual([bare]);
   });
 
   it('takes a payment back when the cluster drops it before finalizing it', async () => {
