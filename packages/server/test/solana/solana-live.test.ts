@@ -304,6 +304,22 @@ describe('Solana live mode (litesvm behind a loopback JSON-RPC endpoint)', () =>
     }
   });
 
+  it('with --solana-commitment confirmed, settles at confirmed without waiting for finality', async () => {
+    const fastServer = await startTestServer(solanaLiveOptions(chain, mints, { commitment: 'confirmed' }));
+    try {
+      const fastMerchant = (await chain.newWallet(1_000_000_000n)).address;
+      const { code, link, request } = await openSolanaCheckout(fastServer, fastMerchant, 'USDC', {
+        external_reference: 'sol-confirmed',
+      });
+      const finalizedBefore = chain.finalizedSlot();
+      await payToken(mints.usdc, link.amount, request.reference, fastMerchant);
+      await waitForSolanaStatus(fastServer, code, 'settled');
+      expect(chain.finalizedSlot()).toBe(finalizedBefore);
+    } finally {
+      await fastServer.dispose();
+    }
+  });
+
   it('keeps watching through an endpoint that is down, then slow, and reports it in health', async () => {
     const { code, link, request } = await open('USDC', { external_reference: 'sol-down' });
     chain.rpc.down = true;
