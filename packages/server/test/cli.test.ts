@@ -101,7 +101,14 @@ describe('cryptocheckout-server CLI', () => {
         /--confirmations SOLANA: Solana has no such setting; its payments count at --solana-commitment/,
       ],
       [
-        ['--mode', 'live', '--rpc-url', 'SOLANA=https://rpc.example', '--token', 'SOLANA:USDC=0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'],
+        [
+          '--mode',
+          'live',
+          '--rpc-url',
+          'SOLANA=https://rpc.example',
+          '--token',
+          'SOLANA:USDC=0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+        ],
         /--token SOLANA:USDC: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed" is not a Solana mint address/,
       ],
       [
@@ -109,7 +116,14 @@ describe('cryptocheckout-server CLI', () => {
         /--solana-commitment must be "finalized" .* or "confirmed" .*, not "processed"/,
       ],
       [
-        ['--mode', 'live', '--rpc-url', 'POLYGON=https://rpc.example', '--token', 'SOLANA:USDC=EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'],
+        [
+          '--mode',
+          'live',
+          '--rpc-url',
+          'POLYGON=https://rpc.example',
+          '--token',
+          'SOLANA:USDC=EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+        ],
         /--token SOLANA:… needs the Solana endpoint too, with --rpc-url SOLANA=<url>/,
       ],
       [
@@ -184,6 +198,18 @@ describe('cryptocheckout-server CLI', () => {
       ]);
       await fixed.waitFor(/Press Ctrl\+C/);
       expect(fixed.output()).toMatch(/Prices\s+FIXED: the static table of 2026-11-01, not the market/);
+      child!.kill('SIGTERM');
+      await fixed.exited;
+      // Solana beside nothing else: the banner says what is watched and when a payment counts.
+      const solana = run([
+        ...['--mode', 'live', '--rates', 'static', '--i-know-prices-are-fixed'],
+        ...['--rpc-url', 'SOLANA=http://127.0.0.1:9', '--solana-commitment', 'confirmed'],
+        ...['--port', '0', '--data-dir', dataDir, '--log-level', 'error'],
+      ]);
+      await solana.waitFor(/Press Ctrl\+C/);
+      expect(solana.output()).toMatch(
+        /Watching\s+SOLANA USDC, USDT, SOL, counted at confirmed, http:\/\/127\.0\.0\.1:9, Solana Pay references/,
+      );
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
