@@ -23,6 +23,7 @@ export interface DatabaseSchema {
   rate_source_status: RateSourceStatusTable;
   solana_references: SolanaReferencesTable;
   solana_cursors: SolanaCursorsTable;
+  solana_watched_wallets: SolanaWatchedWalletsTable;
 }
 
 export interface TransactionsTable {
@@ -332,4 +333,14 @@ export interface SolanaCursorsTable {
   signature: string;
   slot: number | string | bigint;
   updated_at: string;
+}
+
+/** A merchant wallet and rail the Solana watcher follows until `monitor_until`, since `since`. */
+export interface SolanaWatchedWalletsTable {
+  wallet_address: string;
+  payment_method: string;
+  /** When the oldest reference of the current watch was handed out: no payment is older. */
+  since: string;
+  /** The latest monitor_until of its checkouts. */
+  monitor_until: string;
 }

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import type { DatabaseSchema, SolanaReferencesTable } from './schema.js';
 
 export type SolanaReferenceRow = Selectable<SolanaReferencesTable>;
@@ -16,13 +16,35 @@ export interface WatchedSolanaWallet {
 export class SolanaRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
 
-  /** Stores a reference; a second store of the same one (a repeat, another node) changes nothing. */
+  /**
+   * Stores a reference and extends its wallet's watch to the checkout's monitor_until; a second store
+   * of the same one (a repeat, another node) changes nothing. A wallet whose watch had ended starts
+   * a new one at this reference.
+   */
   async saveReference(row: Insertable<SolanaReferencesTable>): Promise<void> {
-    await this.db
-      .insertInto('solana_references')
-      .values(row)
-      .onConflict((conflict) => conflict.column('reference').doNothing())
-      .execute();
+    await this.db.transaction().execute(async (scope) => {
+      const inserted = await scope
+        .insertInto('solana_references')
+        .values(row)
+        .onConflict((conflict) => conflict.column('reference').doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return;
+      await scope
+        .insertInto('solana_watched_wallets')
+        .values({
+          wallet_address: row.wallet_address,
+          payment_method: row.payment_method,
+          since: row.created_at,
+          monitor_until: row.monitor_until,
+        })
+        .onConflict((conflict) =>
+          conflict.columns(['wallet_address', 'payment_method']).doUpdateSet({
+            since: sql`CASE WHEN solana_watched_wallets.monitor_until < excluded.since THEN excluded.since ELSE solana_watched_wallets.since END`,
+            monitor_until: sql`CASE WHEN excluded.monitor_until > solana_watched_wallets.monitor_until THEN excluded.monitor_until ELSE solana_watched_wallets.monitor_until END`,
+          }),
+        )
+        .execute();
+    });
   }
 
   /** The references among a transaction's account keys. */
@@ -33,25 +55,24 @@ export class SolanaRepository {
 
   /**
    * The wallets with a checkout whose payment is still awaited at `now` (until its monitor_until),
-   * one row per wallet: the number of rows grows with the merchants, not with their checkouts.
+   * one row per wallet: the rows grow with the merchants, not with their checkouts.
    */
   async watchedWallets(now: string): Promise<WatchedSolanaWallet[]> {
     const rows = await this.db
-      .selectFrom('solana_references')
-      .select(['wallet_address', 'payment_method'])
-      .select((select) => select.fn.min('created_at').as('since'))
+      .selectFrom('solana_watched_wallets')
+      .selectAll()
       .where('monitor_until', '>=', now)
-      .groupBy(['wallet_address', 'payment_method'])
+      .orderBy('wallet_address')
       .execute();
     const wallets = new Map<string, WatchedSolanaWallet>();
     for (const row of rows) {
       const wallet = wallets.get(row.wallet_address) ?? {
         walletAddress: row.wallet_address,
         paymentMethods: [],
-        since: String(row.since),
+        since: row.since,
       };
       wallet.paymentMethods.push(row.payment_method);
-      if (String(row.since) < wallet.since) wallet.since = String(row.since);
+      if (row.since < wallet.since) wallet.since = row.since;
       wallets.set(row.wallet_address, wallet);
     }
     return [...wallets.values()];

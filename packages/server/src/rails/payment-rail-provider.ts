@@ -74,6 +74,12 @@ export interface MerchantWallet {
 /** Whether a rail can take a payment now; `reason` says why not in words a buyer understands. */
 export type RailAvailability = { available: true } | { available: false; reason: string };
 
+/** Card and bank rails in live mode. */
+export const FIAT_NOT_IN_LIVE_MODE: RailAvailability = {
+  available: false,
+  reason: 'Not offered in live mode: card and bank payments need a payment processor.',
+};
+
 /** With the merchant's wallet known, the one reason that matters to the buyer: the merchant is paid in another asset. */
 export function walletMismatch(rail: Rail, wallet?: MerchantWallet): RailAvailability | undefined {
   if (

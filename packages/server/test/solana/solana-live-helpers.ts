@@ -3,7 +3,8 @@ import type { CryptoPaymentLink, Transaction } from '@cryptocheckout/core';
 import Database from 'better-sqlite3';
 import { expect } from 'vitest';
 import type { ServerOptions } from '../../src/index.js';
-import { EVENT_DEADLINE_MS, eventually, type TestServer } from '../helpers.js';
+import type { SolanaWatcherHealth } from '../../src/rails/solana/solana-watcher.js';
+import type { TestServer } from '../helpers.js';
 import type { SolanaTestChain } from './solana-test-chain.js';
 
 /** The test chain's own USDC and USDT mints (6 decimals, like mainnet's). */
@@ -78,36 +79,12 @@ export async function openSolanaCheckout(
 }
 
 /** Waits until checkout `code` is in `status`; returns it then. */
-export function waitForSolanaStatus(
-  server: TestServer,
-  code: string,
-  status: string,
-  timeoutMs = EVENT_DEADLINE_MS,
-): Promise<Transaction> {
-  return eventually(async () => {
-    const transaction = await server.client.getTransaction(code);
-    expect(transaction.status).toBe(status);
-    return transaction;
-  }, timeoutMs);
-}
-
-interface SolanaHealth {
-  finalizedSlot: number | null;
-  lastError: string | null;
-  consecutiveFailures: number;
-  walletsWatched: number;
-  addressesRead: number;
-  transactionsExamined: number;
-  transfersRecorded: number;
-  dropped: number;
-  rpcCalls: number;
-  callsLastPoll: number;
-}
+export { waitForStatus as waitForSolanaStatus } from '../live/live-helpers.js';
 
 /** The Solana watcher's part of `GET /api/health`. */
-export async function solanaHealth(server: TestServer): Promise<SolanaHealth> {
+export async function solanaHealth(server: TestServer): Promise<SolanaWatcherHealth> {
   const body = (await (await fetch(`${server.url}/api/health`)).json()) as {
-    data: { networks: { SOLANA: SolanaHealth } };
+    data: { networks: { SOLANA: SolanaWatcherHealth } };
   };
   return body.data.networks.SOLANA;
 }

@@ -1,8 +1,8 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Solana live mode (docs/solana.md): the Solana Pay reference handed out per checkout and rail, and
- * the watcher's cursor per watched address. Transfers go into `chain_transfers` like the EVM
+ * Solana live mode (docs/solana.md): the Solana Pay reference handed out per checkout and rail, the
+ * wallets to watch until when, and the watcher's cursor per watched address. Transfers go into `chain_transfers` like the EVM
  * chains' (network `SOLANA`, the signature as `tx_hash`, the slot as `block_number`). Shipped: never edit.
  */
 export const solanaSchema: Migration = {
@@ -16,11 +16,14 @@ export const solanaSchema: Migration = {
       .addColumn('created_at', 'varchar(32)', (column) => column.notNull())
       .addColumn('monitor_until', 'varchar(32)', (column) => column.notNull())
       .execute();
-    // The watcher asks for the wallets with a checkout it may still be paid for.
+    // One row per wallet and rail, so a poll reads the merchants, not their open checkouts.
     await db.schema
-      .createIndex('solana_references_watch')
-      .on('solana_references')
-      .columns(['monitor_until', 'wallet_address'])
+      .createTable('solana_watched_wallets')
+      .addColumn('wallet_address', 'varchar(64)', (column) => column.notNull())
+      .addColumn('payment_method', 'varchar(32)', (column) => column.notNull())
+      .addColumn('since', 'varchar(32)', (column) => column.notNull())
+      .addColumn('monitor_until', 'varchar(32)', (column) => column.notNull())
+      .addPrimaryKeyConstraint('solana_watched_wallets_pk', ['wallet_address', 'payment_method'])
       .execute();
     // The newest finalized signature read per address: a poll asks only for what came after it.
     await db.schema

@@ -9,6 +9,7 @@ import { LiveRailRepository } from '../../db/live-rail-repository.js';
 import type { DatabaseSchema } from '../../db/schema.js';
 import type { Rail } from '../catalog.js';
 import {
+  FIAT_NOT_IN_LIVE_MODE,
   type MerchantWallet,
   type PaymentRailProvider,
   type RailAvailability,
@@ -63,12 +64,7 @@ export function evmRailProvider(dependencies: {
     const networkName = getNetwork(rail.network ?? '')?.name ?? rail.network;
     const mismatch = walletMismatch(rail, wallet);
     if (mismatch) return mismatch;
-    if (rail.kind === 'fiat') {
-      return {
-        available: false,
-        reason: 'Not offered in live mode: card and bank payments need a payment processor.',
-      };
-    }
+    if (rail.kind === 'fiat') return FIAT_NOT_IN_LIVE_MODE;
     if (!tokenOf(rail)) {
       return {
         available: false,

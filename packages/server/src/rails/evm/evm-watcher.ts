@@ -4,15 +4,13 @@ import type { DepositRepository } from '../../db/deposit-repository.js';
 import type { ChainCursor, LiveRailRepository } from '../../db/live-rail-repository.js';
 import type { RefundPayments } from '../../domain/refund-payments.js';
 import type { PaymentSink } from '../payment-rail-provider.js';
+import { PollLoop } from '../poll-loop.js';
 import type { EvmNetworkConfig } from './evm-networks.js';
 import type { Forwarder } from './forwarder.js';
 import { RefundTransfers } from './refund-transfers.js';
 import { TransferConfirmer } from './transfer-confirmer.js';
 import { TransferLogSource } from './transfer-logs.js';
 import { type ObservedTransfer, TransferRecorder } from './transfer-recorder.js';
-
-/** Longest wait between attempts while the RPC endpoint fails (ms). */
-const MAX_BACKOFF_MS = 60_000;
 
 /** What a watcher reports in `GET /api/health` and to the benchmark. */
 export interface WatcherHealth {
@@ -47,12 +45,10 @@ export class EvmWatcher {
   private readonly refundTransfers: RefundTransfers | undefined;
   readonly confirmer: TransferConfirmer;
   private forwarder: Forwarder | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = true;
   private wrongChain: string | undefined;
   private chainIdChecked = false;
   private readonly state: WatcherHealth;
+  private readonly loop: PollLoop;
 
   constructor(
     private readonly config: EvmNetworkConfig,
@@ -80,6 +76,14 @@ export class EvmWatcher {
       (blockNumber) => this.blockAt(blockNumber),
       logger,
     );
+    this.loop = new PollLoop({
+      name: 'chain watcher',
+      network: config.network,
+      intervalMs: config.pollIntervalMs,
+      step: () => this.tick(),
+      standingProblem: () => this.wrongChain,
+      logger,
+    });
     this.state = {
       chainId: config.chainId,
       confirmations: config.confirmations,
@@ -107,58 +111,22 @@ export class EvmWatcher {
   health(): WatcherHealth & { forwarding?: ReturnType<Forwarder['health']> } {
     return {
       ...this.state,
+      lastError: this.loop.lastError ?? this.wrongChain ?? null,
+      consecutiveFailures: this.loop.consecutiveFailures,
       logCalls: this.logs.calls,
       ...(this.forwarder ? { forwarding: this.forwarder.health() } : {}),
     };
   }
 
-  /** Starts the scan loop; the first scan runs at once. */
+  /** Starts the loop; the first step runs at once. */
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
-  /** Stops the loop and waits for a scan under way. */
+  /** Stops the loop and waits for a step under way. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+    await this.loop.stop();
     await this.forwarder?.stop();
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.runOnce().finally(() => {
-        this.running = undefined;
-      });
-    }, delayMs);
-  }
-
-  private async runOnce(): Promise<void> {
-    let delay = this.config.pollIntervalMs;
-    try {
-      const outcome = await this.tick();
-      if (this.state.consecutiveFailures > 0) {
-        this.logger.info({ network: this.config.network }, 'chain watcher reached its RPC endpoint again');
-      }
-      this.state.consecutiveFailures = 0;
-      this.state.lastError = this.wrongChain ?? null;
-      if (outcome === 'behind') delay = 0;
-    } catch (error) {
-      const failures = ++this.state.consecutiveFailures;
-      this.state.lastError = error instanceof Error ? error.message.split('\n')[0]! : String(error);
-      delay = Math.min(this.config.pollIntervalMs * 2 ** Math.min(failures, 16), MAX_BACKOFF_MS);
-      // The first failure and then every tenth: an endpoint down for an hour must not flood the log.
-      if (failures === 1 || failures % 10 === 0) {
-        this.logger.warn(
-          { network: this.config.network, failures, retryInMs: delay, err: this.state.lastError },
-          'chain watcher cannot scan; retrying',
-        );
-      }
-    }
-    this.schedule(delay);
   }
 
   /**
@@ -199,7 +167,6 @@ export class EvmWatcher {
     const chainId = await this.client.getChainId();
     if (chainId !== this.config.chainId) {
       this.wrongChain = `The RPC endpoint for ${this.config.network} reports chain id ${chainId}, not ${this.config.chainId}; fix --rpc-url or set --chain-id ${this.config.network}=${chainId} with --token contracts.`;
-      this.state.lastError = this.wrongChain;
       this.logger.error({ network: this.config.network }, this.wrongChain);
       return false;
     }

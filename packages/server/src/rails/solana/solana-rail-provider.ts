@@ -5,7 +5,12 @@ import { LiveRailRepository } from '../../db/live-rail-repository.js';
 import type { DatabaseSchema } from '../../db/schema.js';
 import { SolanaRepository } from '../../db/solana-repository.js';
 import type { Rail } from '../catalog.js';
-import { type PaymentRailProvider, type RailAvailability, walletMismatch } from '../payment-rail-provider.js';
+import {
+  FIAT_NOT_IN_LIVE_MODE,
+  type PaymentRailProvider,
+  type RailAvailability,
+  walletMismatch,
+} from '../payment-rail-provider.js';
 import { checkoutReference } from './solana-addresses.js';
 import type { SolanaNetworkConfig } from './solana-network.js';
 import { SolanaWatcher } from './solana-watcher.js';
@@ -31,12 +36,7 @@ export function solanaRailProvider(dependencies: {
   const availability = (rail: Rail, wallet?: Parameters<typeof walletMismatch>[1]): RailAvailability => {
     const mismatch = walletMismatch(rail, wallet);
     if (mismatch) return mismatch;
-    if (rail.kind === 'fiat') {
-      return {
-        available: false,
-        reason: 'Not offered in live mode: card and bank payments need a payment processor.',
-      };
-    }
+    if (rail.kind === 'fiat') return FIAT_NOT_IN_LIVE_MODE;
     if (!assetOf(rail)) {
       const networkName = getNetwork(rail.network ?? '')?.name ?? rail.network;
       return {

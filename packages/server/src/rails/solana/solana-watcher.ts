@@ -6,14 +6,13 @@ import type { RefundPayments } from '../../domain/refund-payments.js';
 import { findRail } from '../catalog.js';
 import { ChainTransferBooking } from '../chain-transfer-booking.js';
 import type { PaymentSink } from '../payment-rail-provider.js';
+import { PollLoop } from '../poll-loop.js';
 import { associatedTokenAccount } from './solana-addresses.js';
 import { MAINNET_GENESIS_HASH, type SolanaNetworkConfig } from './solana-network.js';
 import { SolanaPaymentRecorder } from './solana-payments.js';
 import { SolanaRefundTransfers } from './solana-refunds.js';
 import { type SignatureInfo, type SignatureStatus, SolanaRpc } from './solana-rpc.js';
 
-/** Longest wait between attempts while the RPC endpoint fails (ms). */
-const MAX_BACKOFF_MS = 60_000;
 /** Signatures per `getSignaturesForAddress` page (the method's maximum). */
 const PAGE = 1000;
 /** Pages read per address in one poll; more means the wallet is far busier than a shop's. */
@@ -56,12 +55,10 @@ export class SolanaWatcher {
   private readonly refunds: SolanaRefundTransfers | undefined;
   /** Signatures examined, by slot: a transaction seen at `confirmed` is not fetched again before its cursor passes it. */
   private readonly examined = new Map<string, number>();
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = true;
   private wrongCluster: string | undefined;
   private clusterChecked = false;
   private readonly state: SolanaWatcherHealth;
+  private readonly loop: PollLoop;
 
   constructor(
     private readonly config: SolanaNetworkConfig,
@@ -77,6 +74,17 @@ export class SolanaWatcher {
     this.booking = new ChainTransferBooking(transfers, sink, logger);
     this.refunds =
       refundPayments && new SolanaRefundTransfers(config, this.rpc, refundPayments, clock, logger);
+    this.loop = new PollLoop({
+      name: 'Solana watcher',
+      network: 'SOLANA',
+      intervalMs: config.pollIntervalMs,
+      step: async () => {
+        await this.poll();
+        return 'caught_up';
+      },
+      standingProblem: () => this.wrongCluster,
+      logger,
+    });
     this.state = {
       commitment: config.commitment,
       finalizedSlot: null,
@@ -98,52 +106,22 @@ export class SolanaWatcher {
   }
 
   health(): SolanaWatcherHealth {
-    return { ...this.state, rpcCalls: this.rpc.totalCalls };
+    return {
+      ...this.state,
+      lastError: this.loop.lastError ?? this.wrongCluster ?? null,
+      consecutiveFailures: this.loop.consecutiveFailures,
+      rpcCalls: this.rpc.totalCalls,
+    };
   }
 
+  /** Starts the loop; the first step runs at once. */
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
+  /** Stops the loop and waits for a step under way. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.runOnce().finally(() => {
-        this.running = undefined;
-      });
-    }, delayMs);
-  }
-
-  private async runOnce(): Promise<void> {
-    let delay = this.config.pollIntervalMs;
-    try {
-      await this.poll();
-      if (this.state.consecutiveFailures > 0) {
-        this.logger.info({ network: 'SOLANA' }, 'Solana watcher reached its RPC endpoint again');
-      }
-      this.state.consecutiveFailures = 0;
-      this.state.lastError = this.wrongCluster ?? null;
-    } catch (error) {
-      const failures = ++this.state.consecutiveFailures;
-      this.state.lastError = error instanceof Error ? error.message.split('\n')[0]! : String(error);
-      delay = Math.min(this.config.pollIntervalMs * 2 ** Math.min(failures, 16), MAX_BACKOFF_MS);
-      // The first failure and then every tenth: an endpoint down for an hour must not flood the log.
-      if (failures === 1 || failures % 10 === 0) {
-        this.logger.warn(
-          { network: 'SOLANA', failures, retryInMs: delay, err: this.state.lastError },
-          'Solana watcher cannot poll; retrying',
-        );
-      }
-    }
-    this.schedule(delay);
+    await this.loop.stop();
   }
 
   /**
@@ -326,7 +304,6 @@ export class SolanaWatcher {
     const genesis = await this.rpc.getGenesisHash();
     if (genesis !== MAINNET_GENESIS_HASH) {
       this.wrongCluster = `The RPC endpoint for SOLANA serves another cluster (genesis ${genesis}), but the mints are mainnet's; point --rpc-url SOLANA at mainnet, or name that cluster's mints with --token SOLANA:USDC=<mint>.`;
-      this.state.lastError = this.wrongCluster;
       this.logger.error({ network: 'SOLANA' }, this.wrongCluster);
       return false;
     }
