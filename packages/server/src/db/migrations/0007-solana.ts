@@ -1,4 +1,4 @@
-import type { Kysely, Migration } from 'kysely';
+import { type Kysely, type Migration, PostgresAdapter } from 'kysely';
 
 /**
  * Solana live mode (docs/solana.md): the Solana Pay reference handed out per checkout and rail, the
@@ -33,5 +33,21 @@ export const solanaSchema: Migration = {
       .addColumn('slot', 'bigint', (column) => column.notNull())
       .addColumn('updated_at', 'varchar(32)', (column) => column.notNull())
       .execute();
+    // The transfer tables were sized for EVM (0x hashes, 42-character addresses): a signature is up
+    // to 88 characters, an address or mint up to 44. SQLite ignores the length; PostgreSQL enforces it.
+    if (db.getExecutor().adapter instanceof PostgresAdapter) {
+      const widened: Array<[string, string[]]> = [
+        ['chain_transfers', ['tx_hash', 'token_contract', 'from_address', 'to_address']],
+        ['refund_transfers', ['tx_hash', 'from_address']],
+      ];
+      for (const [table, columns] of widened) {
+        for (const column of columns) {
+          await db.schema
+            .alterTable(table)
+            .alterColumn(column, (alter) => alter.setDataType('varchar(128)'))
+            .execute();
+        }
+      }
+    }
   },
 };
