@@ -91,6 +91,32 @@ export const CRYPTO_LINK: CryptoPaymentLink = {
   expires_at: '2025-01-01T12:50:00.000Z',
 };
 
+/** USDC on Solana: offered beside {@link OPTIONS} where a test needs a Solana rail. */
+export const SOLANA_OPTION: PaymentOption = {
+  slug: 'usdc_solana',
+  name: 'USDC',
+  kind: 'crypto',
+  asset: 'USDC',
+  network: 'SOLANA',
+  amount: '13.6',
+  amount_usd: 13.6,
+  min_usd: 0.5,
+  max_usd: 100000,
+  available: true,
+};
+
+/** A Solana Pay transfer request to the merchant's wallet, with the checkout's reference key. */
+export const SOLANA_LINK: CryptoPaymentLink = {
+  kind: 'crypto',
+  payment_method: 'usdc_solana',
+  address: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU',
+  amount: '13.6',
+  asset: 'USDC',
+  network: 'SOLANA',
+  uri: 'solana:7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU?amount=13.6&spl-token=EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v&reference=82ZJ7nbGpixjeDCmEhUcmwXYfvurzAgGdtSMuHnUgyny&label=Crypto%20Checkout&message=Order%20order-1001',
+  expires_at: '2025-01-01T12:50:00.000Z',
+};
+
 export function context(overrides: Partial<PayPageContext> = {}): PayPageContext {
   return {
     transaction: transaction(),

@@ -39,6 +39,11 @@ export interface Messages {
   amount: string;
   /** Live mode only: the amount is tagged to find the order, so it must be paid to the unit. */
   sendExactly: string;
+  /**
+   * Live mode on Solana: the order is found by the Solana Pay reference that the QR code and the
+   * wallet link add to the transfer, not by its amount; a transfer typed in by hand has none.
+   */
+  payWithReference: string;
   network: string;
   address: string;
   copy: string;
@@ -101,6 +106,8 @@ const en: Messages = {
   sendTitle: 'Send {amount} {asset}',
   amount: 'Amount',
   sendExactly: 'Send exactly this amount: a different amount cannot be matched to your order.',
+  payWithReference:
+    'Pay with the QR code or “Open in wallet”: the payment then carries this order’s reference. A transfer typed in by hand to this address cannot be matched to your order.',
   network: 'Network',
   address: 'Address',
   copy: 'Copy',
@@ -164,6 +171,8 @@ const de: Messages = {
   amount: 'Betrag',
   sendExactly:
     'Genau diesen Betrag senden: Ein anderer Betrag kann Ihrer Bestellung nicht zugeordnet werden.',
+  payWithReference:
+    'Zahlen Sie über den QR-Code oder „In Wallet öffnen“: So enthält die Zahlung die Referenz dieser Bestellung. Eine von Hand an diese Adresse eingegebene Überweisung kann Ihrer Bestellung nicht zugeordnet werden.',
   network: 'Netzwerk',
   address: 'Adresse',
   copy: 'Kopieren',
@@ -227,6 +236,8 @@ const fr: Messages = {
   amount: 'Montant',
   sendExactly:
     'Envoyez exactement ce montant : un autre montant ne pourra pas être rattaché à votre commande.',
+  payWithReference:
+    'Payez avec le QR code ou « Ouvrir dans le portefeuille » : le paiement porte alors la référence de cette commande. Un virement saisi à la main vers cette adresse ne pourra pas être rattaché à votre commande.',
   network: 'Réseau',
   address: 'Adresse',
   copy: 'Copier',
@@ -289,6 +300,8 @@ const es: Messages = {
   sendTitle: 'Envía {amount} {asset}',
   amount: 'Importe',
   sendExactly: 'Envía exactamente este importe: un importe distinto no se puede asociar a tu pedido.',
+  payWithReference:
+    'Paga con el código QR o «Abrir en el monedero»: así el pago lleva la referencia de este pedido. Una transferencia introducida a mano a esta dirección no se puede asociar a tu pedido.',
   network: 'Red',
   address: 'Dirección',
   copy: 'Copiar',

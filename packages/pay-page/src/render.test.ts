@@ -1,6 +1,15 @@
 import { Window } from 'happy-dom';
 import { describe, expect, it } from 'vitest';
-import { CODE, CRYPTO_LINK, context, lockedRate, OPTIONS, transaction } from './fixtures.test-helpers.js';
+import {
+  CODE,
+  CRYPTO_LINK,
+  context,
+  lockedRate,
+  OPTIONS,
+  SOLANA_LINK,
+  SOLANA_OPTION,
+  transaction,
+} from './fixtures.test-helpers.js';
 import { renderPayPage } from './render.js';
 import type { PayPageContext, PayPageState } from './state.js';
 
@@ -230,6 +239,50 @@ describe('renderPayPage', () => {
     const sandbox = render({ mode: 'sandbox', selected: { link: CRYPTO_LINK } }).doc;
     expect(sandbox.getElementById('cc-exact-amount')).toBeNull();
     expect(text(sandbox, '#cc-pay')).not.toContain('exactly');
+  });
+
+  it('on Solana, tells the buyer to pay with the QR code or wallet link (the reference), not an exact amount', () => {
+    const paymentOptions = [SOLANA_OPTION, ...OPTIONS];
+    const { doc } = render({ mode: 'live', paymentOptions, selected: { link: SOLANA_LINK } });
+    // Solana Pay requests are matched by their reference, whatever the amount (docs/solana.md).
+    expect(doc.getElementById('cc-exact-amount')!.hidden).toBe(true);
+    const note = doc.getElementById('cc-reference-note')!;
+    expect(note.hidden).toBe(false);
+    expect(note.textContent).toBe(
+      'Pay with the QR code or “Open in wallet”: the payment then carries this order’s reference. A transfer typed in by hand to this address cannot be matched to your order.',
+    );
+    expect(note.closest('.field')).toBe(doc.getElementById('cc-address')!.closest('.field'));
+    expect(text(doc, '#cc-pay-title')).toBe('Send 13.6 USDC');
+    expect(text(doc, '#cc-network')).toBe('Solana');
+    expect(text(doc, '#cc-address')).toBe(SOLANA_LINK.address);
+    expect(text(doc, '#cc-warning')).toBe('Send only USDC on Solana. Anything else may be lost.');
+    expect(doc.getElementById('cc-wallet')!.getAttribute('href')).toBe(SOLANA_LINK.uri);
+    expect(doc.getElementById('cc-qr')!.hidden).toBe(false);
+    // The script switches the notes with the rail: each rail says which one it shows.
+    expect(state(doc).rails.map((rail) => [rail.slug, rail.payNote])).toEqual([
+      ['usdc_solana', 'reference'],
+      ['usdc_polygon', 'exact_amount'],
+      ['btc', 'exact_amount'],
+      ['card', null],
+    ]);
+    // The EVM rail of the same page keeps its exact-amount note and no reference note.
+    const evm = render({ mode: 'live', paymentOptions, selected: { link: CRYPTO_LINK } }).doc;
+    expect(evm.getElementById('cc-exact-amount')!.hidden).toBe(false);
+    expect(evm.getElementById('cc-reference-note')!.hidden).toBe(true);
+    // The sandbox matches by neither: no note at all.
+    const sandbox = render({ mode: 'sandbox', paymentOptions, selected: { link: SOLANA_LINK } }).doc;
+    expect(sandbox.getElementById('cc-reference-note')).toBeNull();
+    expect(state(sandbox).rails.every((rail) => rail.payNote === null)).toBe(true);
+  });
+
+  it.each([
+    ['de', 'Zahlen Sie über den QR-Code oder „In Wallet öffnen“'],
+    ['fr', 'Payez avec le QR code ou « Ouvrir dans le portefeuille »'],
+    ['es', 'Paga con el código QR o «Abrir en el monedero»'],
+  ])('says "pay with the QR code or the wallet link" on Solana in %s', (lang, start) => {
+    const paymentOptions = [SOLANA_OPTION, ...OPTIONS];
+    const { doc } = render({ lang, mode: 'live', paymentOptions, selected: { link: SOLANA_LINK } });
+    expect(text(doc, '#cc-reference-note')).toMatch(new RegExp(`^${start}`));
   });
 
   it.each([

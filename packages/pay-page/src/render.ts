@@ -20,7 +20,7 @@ import {
 } from './i18n.js';
 import { qrSvg } from './qr.js';
 import { type RateLine, rateLine } from './rate.js';
-import { IDS, type PayPageContext, type PayPageState, type RailView } from './state.js';
+import { IDS, type PayNote, type PayPageContext, type PayPageState, type RailView } from './state.js';
 
 const PRODUCT_NAME = 'Crypto Checkout';
 /** Id prefix of an unavailable rail's reason; the rail's position keeps ids valid whatever its slug. */
@@ -38,7 +38,7 @@ export function renderPayPage(context: PayPageContext): string {
   const status = transaction.status;
   const merchant = context.merchantDomain ?? t.merchantFallback;
   const terminal = status === 'settled' || status === 'expired';
-  const rails = context.paymentOptions.map(railView);
+  const rails = context.paymentOptions.map((option) => railView(option, context.mode));
   const selected = terminal ? undefined : context.selected;
   const pagePath = pathOf(transaction.checkout_url, transaction.transaction_code);
   const linkParams = { pagePath, lang, embed: context.embed };
@@ -238,6 +238,12 @@ function renderCryptoInstructions(
   const rail = link ? rails.find((candidate) => candidate.slug === link.payment_method) : undefined;
   const networkName = link ? (rail?.networkName ?? networkDisplayName(link.network)) : '';
   const walletUri = link && isSafeWalletUri(link.uri) ? link.uri : null;
+  // Both notes are in a live page, the chosen rail's shown: the script switches them with the rail.
+  const payNote = link ? (rail?.payNote ?? payNoteFor(link.network, mode)) : null;
+  const note = (id: string, kind: PayNote, message: string) =>
+    mode === 'live'
+      ? html`<dd id="${id}" class="field-note"${payNote === kind ? '' : trusted(' hidden')}>${message}</dd>`
+      : '';
   const copyButton = (target: string, label: string) =>
     html`<button type="button" class="copy" data-copy="${target}" aria-label="${label}" hidden>${t.copy}</button>`;
   return html`<section id="${IDS.pay}" class="pay" aria-labelledby="${IDS.payTitle}"${link ? '' : trusted(' hidden')}>
@@ -248,10 +254,14 @@ function renderCryptoInstructions(
 <dl class="fields">
 <div class="field"><dt>${t.amount}</dt><dd><code id="${IDS.amount}" class="value">${link?.amount ?? ''}</code> <span id="${IDS.asset}">${link?.asset ?? ''}</span> ${copyButton(IDS.amount, t.copyAmount)}</dd>${
     // Live amounts carry a few extra base units that tell this order apart; sandbox amounts do not.
-    mode === 'live' ? html`<dd id="${IDS.exactAmount}" class="field-note">${t.sendExactly}</dd>` : ''
+    note(IDS.exactAmount, 'exact_amount', t.sendExactly)
   }</div>
 <div class="field"><dt>${t.network}</dt><dd id="${IDS.network}">${networkName}</dd></div>
-<div class="field"><dt>${t.address}</dt><dd><code id="${IDS.address}" class="value address">${link?.address ?? ''}</code> ${copyButton(IDS.address, t.copyAddress)}</dd></div>
+<div class="field"><dt>${t.address}</dt><dd><code id="${IDS.address}" class="value address">${link?.address ?? ''}</code> ${copyButton(IDS.address, t.copyAddress)}</dd>${
+    // On Solana the order is found by the reference the QR code and wallet link carry, not by
+    // the amount: any amount counts, but a transfer typed in by hand has no reference.
+    note(IDS.referenceNote, 'reference', t.payWithReference)
+  }</div>
 </dl>
 <p id="${IDS.copyStatus}" class="copy-status" role="status" aria-live="polite"></p>
 </div>
@@ -290,15 +300,27 @@ function renderFiatContinue(
 </section>`;
 }
 
-function railView(option: PaymentOption): RailView {
+function railView(option: PaymentOption, mode: 'sandbox' | 'live'): RailView {
+  const crypto = option.kind === 'crypto' && option.network !== null;
   return {
     slug: option.slug,
     kind: option.kind,
     name: option.name,
     asset: option.asset,
     network: option.network,
-    networkName: option.kind === 'crypto' && option.network ? networkDisplayName(option.network) : null,
+    networkName: crypto && option.network ? networkDisplayName(option.network) : null,
+    payNote: crypto && option.network ? payNoteFor(option.network, mode) : null,
   };
+}
+
+/**
+ * What a live crypto rail asks of the buyer beyond its instructions. Solana Pay transfer requests
+ * are matched by their reference, whatever the amount (docs/solana.md); the other live rails by
+ * their exact, tagged amount (docs/live-mode.md). Sandbox amounts are neither.
+ */
+function payNoteFor(network: string, mode: 'sandbox' | 'live'): PayNote | null {
+  if (mode !== 'live') return null;
+  return getNetwork(network)?.family === 'solana' ? 'reference' : 'exact_amount';
 }
 
 function networkDisplayName(network: string): string {

@@ -30,7 +30,16 @@ export interface RailView {
   network: string | null;
   /** Human network name ("Polygon PoS"), or null for fiat rails. */
   networkName: string | null;
+  /**
+   * What live mode tells the buyer beside the instructions: `exact_amount` where the order is found
+   * by its tagged amount (EVM, TRON, Bitcoin), `reference` where it is found by the Solana Pay
+   * reference the QR code and wallet link carry; null in the sandbox and for fiat rails.
+   */
+  payNote: PayNote | null;
 }
+
+/** See {@link RailView.payNote}. */
+export type PayNote = 'exact_amount' | 'reference';
 
 /**
  * The data the server hands to the browser script in `<script type="application/json" id="cc-state">`.
@@ -76,6 +85,7 @@ export const IDS = {
   qr: 'cc-qr',
   amount: 'cc-amount',
   exactAmount: 'cc-exact-amount',
+  referenceNote: 'cc-reference-note',
   asset: 'cc-asset',
   network: 'cc-network',
   address: 'cc-address',

@@ -1,6 +1,15 @@
 import { Window } from 'happy-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CODE, CRYPTO_LINK, context, NOW, transaction } from '../fixtures.test-helpers.js';
+import {
+  CODE,
+  CRYPTO_LINK,
+  context,
+  NOW,
+  OPTIONS,
+  SOLANA_LINK,
+  SOLANA_OPTION,
+  transaction,
+} from '../fixtures.test-helpers.js';
 import { renderPayPage } from '../render.js';
 import type { PayPageContext } from '../state.js';
 import { type PayPageController, startPayPage } from './page.js';
@@ -180,6 +189,35 @@ describe('startPayPage', () => {
     expect(text('cc-methods-title')).toBe('Or pay another way');
     expect(new URL(window.location.href).searchParams.get('method')).toBe('usdc_polygon');
     expect(doc.activeElement?.id).toBe('cc-pay-title');
+  });
+
+  it('in live mode, switches the note with the rail: exact amount on Polygon, the reference on Solana', async () => {
+    const links: Record<string, unknown> = { usdc_polygon: CRYPTO_LINK, usdc_solana: SOLANA_LINK };
+    const api = fakeApi({
+      '/api/transaction': () => tx(),
+      '/api/payment_link': (url) => ok(links[url.searchParams.get('payment_method')!]),
+    });
+    const { doc, text } = mount(
+      { mode: 'live', paymentOptions: [SOLANA_OPTION, ...OPTIONS], selected: { link: CRYPTO_LINK } },
+      api.fetch,
+    );
+    await settle();
+    const exact = doc.getElementById('cc-exact-amount')!;
+    const reference = doc.getElementById('cc-reference-note')!;
+    expect([exact.hidden, reference.hidden]).toEqual([false, true]);
+
+    (doc.querySelector('a[data-rail="usdc_solana"]') as HTMLElement).click();
+    await settle();
+    expect(text('cc-network')).toBe('Solana');
+    expect(text('cc-address')).toBe(SOLANA_LINK.address);
+    expect(doc.getElementById('cc-wallet')!.getAttribute('href')).toBe(SOLANA_LINK.uri);
+    expect(doc.querySelector('#cc-qr svg path')!.getAttribute('d')).toMatch(/^M\d+ \d+h\d+/);
+    expect([exact.hidden, reference.hidden]).toEqual([true, false]);
+    expect(text('cc-reference-note')).toMatch(/^Pay with the QR code or “Open in wallet”/);
+
+    (doc.querySelector('a[data-rail="usdc_polygon"]') as HTMLElement).click();
+    await settle();
+    expect([exact.hidden, reference.hidden]).toEqual([false, true]);
   });
 
   it('hides the wallet link and QR code for a URI that could run script', async () => {

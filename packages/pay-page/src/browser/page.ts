@@ -299,6 +299,12 @@ export function startPayPage(env: PayPageEnvironment): PayPageController | null 
     setText(IDS.network, networkName);
     setText(IDS.address, link.address);
     setText(IDS.warning, formatText(t.sendOnly, { asset: link.asset, network: networkName }));
+    // The live notes follow the rail: an exact amount on most networks, the reference on Solana.
+    const payNote = rail?.payNote ?? null;
+    const exactAmount = el(IDS.exactAmount);
+    if (exactAmount) exactAmount.hidden = payNote !== 'exact_amount';
+    const referenceNote = el(IDS.referenceNote);
+    if (referenceNote) referenceNote.hidden = payNote !== 'reference';
     setText(IDS.copyStatus, '');
     const safeUri = isSafeWalletUri(link.uri) ? link.uri : null;
     const wallet = el(IDS.wallet) as HTMLAnchorElement | null;
