@@ -319,8 +319,12 @@ final class Reconciler
         }
     }
 
-    /** EVM hex and bech32 addresses are case-insensitive (case carries only a checksum); base58 is exact. */
-    private static function sameAddress(string $a, string $b, string $network): bool
+    /**
+     * Whether $a and $b are the same address on $network: EVM hex and bech32 addresses are
+     * case-insensitive (case carries only a checksum); base58 (Solana, TRON, Bitcoin P2PKH/P2SH) is
+     * exact, two addresses differing only in case are two wallets.
+     */
+    public static function sameAddress(string $a, string $b, string $network): bool
     {
         $info = Networks::get($network);
         $family = $info['family'] ?? null;

@@ -397,6 +397,35 @@ describeEachPhp(
         expect(result).toEqual({ result: 'held', created: 1 });
       });
 
+      it('a wallet changed only in letter case is another wallet on Solana (base58), the same one on EVM', async () => {
+        // Base58 is case-sensitive: these are two valid Solana wallets. The open checkout pays the
+        // first; reusing it after the merchant entered the second would send the money there.
+        const result = await run<{ solana: string[]; evm: string[]; created: number }>(`
+          $world = new World();
+          $open = function (string $orderId, string $network, string $asset, string $wallet) use ($world): string {
+              $terms = ['wallet_network' => $network, 'wallet_currency' => $asset, 'wallet_address' => $wallet] + $world->terms($orderId);
+              return $world->kernel->open($orderId, $terms)['result'];
+          };
+          $world->orders->addOrder('1');
+          $solana = [
+              $open('1', 'SOLANA', 'USDC', '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU'),
+              $open('1', 'SOLANA', 'USDC', '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU'),
+              $open('1', 'SOLANA', 'USDC', '7XKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU'),
+          ];
+          $world->orders->addOrder('2');
+          $evm = [
+              $open('2', 'POLYGON', 'USDC', World::WALLET),
+              $open('2', 'POLYGON', 'USDC', strtolower(World::WALLET)),
+          ];
+          echo json_encode(['solana' => $solana, 'evm' => $evm, 'created' => $world->service->created]);
+        `);
+        expect(result).toEqual({
+          solana: ['created', 'reused', 'created'],
+          evm: ['created', 'reused'],
+          created: 3,
+        });
+      });
+
       it('keeps what a payment books on the order when it differs from the checkout (WHMCS "Convert To")', async () => {
         const result = await run<{ amount: string | null; currency: string | null }>(`
           $world = new World();

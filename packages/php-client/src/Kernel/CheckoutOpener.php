@@ -9,7 +9,7 @@ use CryptoCheckout\Client\Exception\CryptoCheckoutException;
 use CryptoCheckout\Client\Exception\NoRailAvailableException;
 use CryptoCheckout\Client\Kernel\Ledger\Ledger;
 use CryptoCheckout\Client\Money;
-use CryptoCheckout\Client\Support\Text;
+use CryptoCheckout\Client\Reconciler;
 
 /**
  * One checkout per order: "Place order" pressed twice, a buyer back from the payment page, or two
@@ -131,7 +131,7 @@ final class CheckoutOpener
     {
         return $checkout->fiatCurrency === $terms['fiat_currency']
             && Money::compare($checkout->fiatAmount, $terms['fiat_amount']) === 0
-            && Text::asciiLower($checkout->walletAddress) === Text::asciiLower($terms['wallet_address'])
+            && Reconciler::sameAddress($checkout->walletAddress, $terms['wallet_address'], $terms['wallet_network'])
             && $checkout->walletCurrency === $terms['wallet_currency']
             && $checkout->walletNetwork === $terms['wallet_network']
             && rtrim($checkout->serviceUrl, '/') === rtrim($terms['service_url'], '/');
