@@ -399,6 +399,51 @@ describeEachPhp(
         });
       });
 
+      it('on Solana, tells the owner to pay with the wallet link, whose request carries the refund’s reference', async () => {
+        // The service finds a Solana refund's payment only by that reference (docs/solana.md "Refunds").
+        const result = await run<Record<string, Line[]>>(`
+          $awaiting = static function (string $network, string $address, string $uri): RefundRecord {
+              return RefundRecord::fromArray([
+                  'refund_id' => 'r-1', 'order_id' => '1', 'transaction_code' => 'c-1', 'service_url' => 'https://pay.example.com',
+                  'amount' => '12.5', 'asset' => 'USDC', 'network' => $network, 'fiat_currency' => 'EUR',
+                  'status' => RefundRecord::AWAITING_PAYMENT, 'address' => $address, 'payment_request_uri' => $uri, 'created_at' => 1,
+              ]);
+          };
+          $solana = $awaiting('SOLANA', '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU', 'solana:7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU?amount=12.5&spl-token=EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v&reference=82ZJ7nbGpixjeDCmEhUcmwXYfvurzAgGdtSMuHnUgyny&label=Crypto%20Checkout&message=Refund');
+          $polygon = $awaiting('POLYGON', '0x1111111111111111111111111111111111111111', 'ethereum:0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359@137/transfer?address=0x1111111111111111111111111111111111111111&uint256=12500000');
+          echo json_encode([
+              'solana' => RefundLabels::lines($solana),
+              'translated' => RefundLabels::lines($solana, static function (string $text, array $parameters): string { return 'FR: ' . strtr($text, $parameters); }),
+              'polygon' => RefundLabels::lines($polygon),
+          ]);
+        `);
+        expect(result.solana).toEqual([
+          {
+            text: 'Refund 12.5 USDC: the buyer confirmed an address; waiting for your payment',
+            link: null,
+            link_text: null,
+          },
+          {
+            text: 'Send 12.5 USDC on Solana to 7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU',
+            link: expect.stringMatching(
+              /^solana:7xKX.*&reference=82ZJ7nbGpixjeDCmEhUcmwXYfvurzAgGdtSMuHnUgyny&/,
+            ),
+            link_text: 'Open in wallet',
+          },
+          {
+            text: 'On Solana, pay it with "Open in wallet": the request carries this refund\'s reference, which is how its payment is found. A transfer typed in by hand to the address has none and is not found.',
+            link: null,
+            link_text: null,
+          },
+        ]);
+        expect(result.translated?.[2]?.text).toMatch(/^FR: On Solana, pay it with "Open in wallet"/);
+        // Elsewhere the amount sent to the address is what is looked for: no such line.
+        expect(result.polygon?.map((line) => line.text)).toEqual([
+          'Refund 12.5 USDC: the buyer confirmed an address; waiting for your payment',
+          'Send 12.5 USDC on Polygon PoS to 0x1111111111111111111111111111111111111111',
+        ]);
+      });
+
       it('notes a cancelled and an expired refund once each', async () => {
         const result = await run<{ notes: string[]; outcomes: string[]; labels: string[] }>(`
           [$world, $code] = World::withSettledOrder($service);

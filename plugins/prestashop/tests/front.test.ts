@@ -99,6 +99,40 @@ describe('settings form', () => {
     expect(enabled).toEqual(['BTC']);
   });
 
+  it('on Solana, offers USDC, USDT and SOL and checks the wallet as a Solana address', () => {
+    document.body.innerHTML = `
+      <form method="post" novalidate>
+        <select name="CRYPTOCHECKOUT_NETWORK"><option value="POLYGON">Polygon</option><option value="SOLANA">Solana</option></select>
+        <select name="CRYPTOCHECKOUT_ASSET"><option value="USDC">USDC</option><option value="USDT">USDT</option><option value="POL">POL</option><option value="SOL">SOL</option></select>
+        <input type="text" name="CRYPTOCHECKOUT_WALLET_ADDRESS" value="">
+      </form>`;
+    const network = field<HTMLSelectElement>('CRYPTOCHECKOUT_NETWORK');
+    const asset = field<HTMLSelectElement>('CRYPTOCHECKOUT_ASSET');
+    const wallet = field<HTMLInputElement>('CRYPTOCHECKOUT_WALLET_ADDRESS');
+    network.value = 'POLYGON';
+    asset.value = 'USDT';
+    attachSettingsForm(document);
+    network.value = 'SOLANA';
+    network.dispatchEvent(new Event('change'));
+    // USDT is settled on Solana too: the choice stays; POL is not.
+    expect(asset.value).toBe('USDT');
+    const enabled = [...asset.options].filter((option) => !option.disabled).map((option) => option.value);
+    expect(enabled).toEqual(['USDC', 'USDT', 'SOL']);
+
+    const problem = document.querySelector<HTMLElement>('.cryptocheckout-wallet-problem')!;
+    wallet.value = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU';
+    wallet.dispatchEvent(new Event('input'));
+    expect(problem.hidden).toBe(true);
+    expect(wallet.getAttribute('aria-invalid')).toBe('false');
+    wallet.value = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgA';
+    wallet.dispatchEvent(new Event('input'));
+    expect(problem.hidden).toBe(false);
+    expect(problem.textContent).toMatch(/^The address is too short for a Solana address/);
+    wallet.value = WALLET;
+    wallet.dispatchEvent(new Event('input'));
+    expect(problem.textContent).toMatch(/^This is an EVM address .*, but the network is SOLANA\./);
+  });
+
   it('does nothing on a page without the form', () => {
     expect(attachSettingsForm(document)).toBeNull();
   });

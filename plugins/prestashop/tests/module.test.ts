@@ -380,6 +380,66 @@ echo json_encode(['html' => $html, 'saved' => Configuration::get('CRYPTOCHECKOUT
         );
       });
 
+      it('offers Solana with USDC, USDT and SOL, saves a Solana wallet exactly as typed, and says where tokens go', async () => {
+        const solanaWallet = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU';
+        for (const asset of ['USDT', 'SOL']) {
+          const result = await submit({
+            ...valid(),
+            CRYPTOCHECKOUT_NETWORK: 'SOLANA',
+            CRYPTOCHECKOUT_ASSET: asset,
+            CRYPTOCHECKOUT_WALLET_ADDRESS: `\u00a0${solanaWallet} `,
+          });
+          expect(result.html).toContain(`Settings updated. The service at ${service.url} answers.`);
+          expect(result.saved).toMatchObject({
+            CRYPTOCHECKOUT_NETWORK: 'SOLANA',
+            CRYPTOCHECKOUT_ASSET: asset,
+            CRYPTOCHECKOUT_WALLET_ADDRESS: solanaWallet,
+          });
+          const html = String(result.html);
+          expect(html).toContain('<option value="SOLANA" selected="selected">Solana (SOLANA)</option>');
+          expect(html).toContain('<option value="USDT"');
+          expect(html).toContain('>SOL - Solana</option>');
+          expect(html).toContain(
+            'payments settle there. On Solana, enter your wallet address, not a token account. Tokens go to your wallet&#039;s associated token account; the buyer&#039;s wallet creates it when missing, as Solana Pay wallets do.',
+          );
+        }
+      });
+
+      it('refuses an address that is not a Solana wallet, naming the field, and keeps the saved wallet', async () => {
+        const solanaWallet = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU';
+        const cases: Array<[string, string, string]> = [
+          [
+            'SOLANA',
+            `${solanaWallet.slice(0, -1)}O`,
+            'Wallet address (SOLANA): The address contains &quot;O&quot;, which never appears in a Solana address (there is no 0, O, I or l).',
+          ],
+          [
+            'SOLANA',
+            WALLET,
+            'Wallet address (SOLANA): This is an EVM address (Ethereum, Polygon, Base, Arbitrum, BSC), but the network is SOLANA.',
+          ],
+          [
+            'POLYGON',
+            solanaWallet,
+            'Wallet address (POLYGON): This is a Solana address, but the network is POLYGON.',
+          ],
+        ];
+        for (const [network, address, message] of cases) {
+          const result = await submit({
+            ...valid(),
+            CRYPTOCHECKOUT_NETWORK: network,
+            CRYPTOCHECKOUT_ASSET: 'USDC',
+            CRYPTOCHECKOUT_WALLET_ADDRESS: address,
+          });
+          expect(String(result.html)).not.toContain('Settings updated.');
+          expect(String(result.html)).toContain(message);
+          expect(result.saved).toMatchObject({
+            CRYPTOCHECKOUT_NETWORK: 'POLYGON',
+            CRYPTOCHECKOUT_WALLET_ADDRESS: WALLET,
+          });
+        }
+      });
+
       it('escapes what the merchant typed when showing it again', async () => {
         const result = await submit({
           ...valid(),

@@ -338,6 +338,59 @@ for (const version of PHP_VERSIONS) {
         expect((await save({})).saved).toBe(true);
       });
 
+      it('takes a Solana wallet with USDC, USDT or SOL, says where tokens go, and refuses an address that is not one', async () => {
+        whmcs.db = `/data/${version}-solana.sqlite`;
+        const solanaWallet = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU';
+        const config = await whmcs.driver<Record<string, Record<string, unknown>>>(`
+          harness_load_module();
+          echo json_encode(cryptocheckout_config());
+        `);
+        expect(config.network?.Options).toMatchObject({ SOLANA: 'Solana' });
+        expect(config.asset?.Options).toMatchObject({ USDC: 'USDC (recommended)', USDT: 'USDT', SOL: 'SOL' });
+        expect(config.walletAddress?.Description).toContain(
+          "On Solana, enter your wallet address, not a token account. Tokens go to your wallet's associated token account; the buyer's wallet creates it when missing, as Solana Pay wallets do.",
+        );
+
+        const save = (settings: Record<string, string>) =>
+          whmcs.driver<{ saved: boolean; error?: string; wallet?: string }>(`
+            ${AUTOLOAD}
+            $settings = json_decode(${php(JSON.stringify({ ...SETTINGS, ...settings }))}, true);
+            $saved = harness_save_gateway($settings);
+            echo json_encode($saved + ['wallet' => CryptoCheckout\\Whmcs\\Settings::fromParams($settings)->walletAddress]);
+          `);
+        for (const asset of ['USDC', 'USDT', 'SOL']) {
+          const saved = await save({ network: 'SOLANA', asset, walletAddress: ` ${solanaWallet} ` });
+          expect(saved, asset).toMatchObject({ saved: true, wallet: solanaWallet });
+        }
+        const badCharacter = await save({
+          network: 'SOLANA',
+          walletAddress: `${solanaWallet.slice(0, -1)}I`,
+        });
+        expect(badCharacter.saved).toBe(false);
+        expect(badCharacter.error).toMatch(
+          /^Wallet address \(SOLANA\): The address contains "I", which never appears in a Solana address/,
+        );
+        const evm = await save({ network: 'SOLANA', walletAddress: WALLET });
+        expect(evm.error).toMatch(
+          /^Wallet address \(SOLANA\): This is an EVM address .*, but the network is SOLANA\./,
+        );
+        const onPolygon = await save({ network: 'POLYGON', walletAddress: solanaWallet });
+        expect(onPolygon.error).toMatch(
+          /^Wallet address \(POLYGON\): This is a Solana address, but the network is POLYGON\./,
+        );
+
+        // An invoice of a Solana merchant opens its checkout for the wallet as saved.
+        const invoiceId = await install({
+          settings: { network: 'SOLANA', asset: 'USDT', walletAddress: solanaWallet },
+        });
+        const { code } = await startCheckout(invoiceId);
+        expect(await service.transaction(code)).toMatchObject({
+          wallet_address: solanaWallet,
+          wallet_currency: 'USDT',
+          wallet_network: 'SOLANA',
+        });
+      });
+
       it("reads the service URL by the kernel's rules: blanks and a trailing /api dropped, a path prefix kept", async () => {
         whmcs.db = `/data/${version}-url.sqlite`;
         const read = await whmcs.driver<Array<{ url: string; usable: boolean; wallet: string }>>(`

@@ -140,6 +140,45 @@ describe('settings form', () => {
     expect($('wallet_currency').value).toBe('USDT');
   });
 
+  it('takes a Solana wallet as typed, offers USDC, USDT and SOL there, and names what is wrong with a bad one', () => {
+    const window = new Window({ url: 'https://shop.example/wp-admin/admin.php?page=wc-settings' });
+    const document = window.document as unknown as Document;
+    document.body.innerHTML = `
+      <select id="woocommerce_cryptocheckout_wallet_network"><option value="POLYGON" selected>Polygon</option><option value="SOLANA">Solana</option></select>
+      <select id="woocommerce_cryptocheckout_wallet_currency"><option value="POL">POL</option><option value="SOL">SOL</option><option value="USDC">USDC</option><option value="USDT">USDT</option></select>
+      <input id="woocommerce_cryptocheckout_wallet_address" value="">`;
+    (document.getElementById('woocommerce_cryptocheckout_wallet_currency') as HTMLSelectElement).value =
+      'USDT';
+    mountSettingsForm(document, {
+      fieldPrefix: 'woocommerce_cryptocheckout_',
+      assetsByNetwork: { POLYGON: ['USDC', 'USDT', 'POL'], SOLANA: ['USDC', 'USDT', 'SOL'] },
+      recommendedAsset: 'USDC',
+    });
+    const $ = (id: string) =>
+      document.getElementById(`woocommerce_cryptocheckout_${id}`) as HTMLInputElement & HTMLSelectElement;
+    const feedback = () => document.getElementById('woocommerce_cryptocheckout_wallet_address_feedback');
+    $('wallet_network').value = 'SOLANA';
+    fire($('wallet_network'), 'change');
+    // USDT is settled on Solana too: the choice stays.
+    expect($('wallet_currency').value).toBe('USDT');
+    const offered = Array.from($('wallet_currency').options).filter((option) => !option.disabled);
+    expect(offered.map((option) => option.value)).toEqual(['SOL', 'USDC', 'USDT']);
+
+    const wallet = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU';
+    $('wallet_address').value = wallet;
+    fire($('wallet_address'), 'input');
+    expect(feedback()?.textContent).toBe(`✓ ${wallet}`);
+    $('wallet_address').value = `${wallet.slice(0, -1)}l`;
+    fire($('wallet_address'), 'input');
+    expect(feedback()?.textContent).toMatch(
+      /^The address contains "l", which never appears in a Solana address/,
+    );
+    expect($('wallet_address').getAttribute('aria-invalid')).toBe('true');
+    $('wallet_address').value = '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359';
+    fire($('wallet_address'), 'input');
+    expect(feedback()?.textContent).toMatch(/^This is an EVM address .*, but the network is SOLANA\./);
+  });
+
   it('does nothing on a page without the gateway fields', () => {
     const window = new Window();
     expect(

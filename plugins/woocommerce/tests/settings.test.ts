@@ -11,6 +11,9 @@ import { lit, useShop, WALLET } from './support/shop.js';
 import { PLUGIN_FILE } from './support/wordpress.js';
 
 const BITCOIN_WALLET = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
+const SOLANA_WALLET = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU';
+const SOLANA_HELP =
+  "On Solana, enter your wallet address, not a token account. Tokens go to your wallet's associated token account; the buyer's wallet creates it when missing, as Solana Pay wallets do.";
 const OPTION = 'woocommerce_cryptocheckout_settings';
 
 interface RestAnswer {
@@ -174,6 +177,91 @@ describe('settings on PHP 8', () => {
         wallet_currency: 'BTC',
         wallet_address: BITCOIN_WALLET,
       });
+      expect((await saveSettings(validSettings())).errors).toEqual([]);
+    });
+  });
+
+  describe('Solana', () => {
+    it('offers Solana with USDC, USDT and SOL, and the wallet help says where tokens go', async () => {
+      const page = await settingsPage();
+      expect(page).toMatch(/<option value="SOLANA"\s*>Solana<\/option>/);
+      for (const asset of ['USDC', 'USDT', 'SOL'])
+        expect(page).toMatch(new RegExp(`<option value="${asset}"`));
+      expect(page).toContain(SOLANA_HELP);
+      // The settings script offers each network's own assets: all three on Solana.
+      const inline = await shop.wp.json<string>(`
+        $_GET['section'] = 'cryptocheckout';
+        wp_set_current_user(1);
+        \\CryptoCheckout\\WooCommerce\\Helper\\Assets::enqueueSettingsScript('woocommerce_page_wc-settings');
+        echo json_encode(implode('', (array) (wp_scripts()->registered['cryptocheckout-admin-settings']->extra['before'] ?? [])));
+      `);
+      expect(inline).toContain('"SOLANA":["USDC","USDT","SOL"]');
+    });
+
+    it.each([
+      'USDC',
+      'USDT',
+      'SOL',
+    ])('saves a Solana wallet settling in %s, exactly as typed (base58 keeps its case)', async (asset) => {
+      const saved = await saveSettings({
+        ...validSettings(),
+        wallet_network: 'SOLANA',
+        wallet_currency: asset,
+        wallet_address: ` ${SOLANA_WALLET}\u00a0`,
+      });
+      expect(saved.errors).toEqual([]);
+      expect(saved.saved).toMatchObject({
+        wallet_network: 'SOLANA',
+        wallet_currency: asset,
+        wallet_address: SOLANA_WALLET,
+      });
+      expect(await offered()).toEqual({ classic: ['cryptocheckout'], blocks: true });
+    });
+
+    it('refuses an address that is not a Solana wallet with a message naming the field, on the form and the REST API', async () => {
+      await saveSettings({
+        ...validSettings(),
+        wallet_network: 'SOLANA',
+        wallet_currency: 'USDC',
+        wallet_address: SOLANA_WALLET,
+      });
+      const cases: Array<[string, string, RegExp]> = [
+        [
+          'SOLANA',
+          `${SOLANA_WALLET.slice(0, -1)}O`,
+          /^Wallet address \(SOLANA\): The address contains "O", which never appears in a Solana address/,
+        ],
+        [
+          'SOLANA',
+          SOLANA_WALLET.slice(0, 30),
+          /^Wallet address \(SOLANA\): The address is too short for a Solana address/,
+        ],
+        [
+          'SOLANA',
+          WALLET,
+          /^Wallet address \(SOLANA\): This is an EVM address .*, but the network is SOLANA\./,
+        ],
+        [
+          'POLYGON',
+          SOLANA_WALLET,
+          /^Wallet address \(POLYGON\): This is a Solana address, but the network is POLYGON\./,
+        ],
+      ];
+      for (const [network, address, message] of cases) {
+        const saved = await saveSettings({
+          ...validSettings(),
+          wallet_network: network,
+          wallet_currency: 'USDC',
+          wallet_address: address,
+        });
+        expect(saved.errors, address).toEqual([expect.stringMatching(message)]);
+        expect(saved.saved).toMatchObject({ wallet_network: 'SOLANA', wallet_address: SOLANA_WALLET });
+      }
+      const answer = await rest('PUT', { settings: { wallet_address: `${SOLANA_WALLET.slice(0, -1)}0` } });
+      expect(answer.status).toBe(400);
+      expect(answer.data.message).toMatch(/^Wallet address \(SOLANA\): The address contains "0"/);
+      expect(Object.keys(answer.data.data?.params ?? {})).toEqual(['wallet_address']);
+      expect(answer.stored).toMatchObject({ wallet_network: 'SOLANA', wallet_address: SOLANA_WALLET });
       expect((await saveSettings(validSettings())).errors).toEqual([]);
     });
   });

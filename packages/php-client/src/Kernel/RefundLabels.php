@@ -24,6 +24,11 @@ final class RefundLabels
     public const CLAIM_LINK_NOT_SENT = 'The buyer was not sent the claim link; send it to them yourself:';
     public const SEND = 'Send %amount% %asset% on %network% to %address%';
     public const OPEN_IN_WALLET = 'Open in wallet';
+    /**
+     * Under the payment to send on Solana: the service finds a refund's payment there only by the
+     * Solana Pay reference its request carries (docs/solana.md "Refunds"), never by the amount.
+     */
+    public const PAY_WITH_REQUEST = 'On Solana, pay it with "Open in wallet": the request carries this refund\'s reference, which is how its payment is found. A transfer typed in by hand to the address has none and is not found.';
     /** With the transaction's link after it; PAID_IN when the service gave no link. */
     public const PAID = 'Paid —';
     public const PAID_IN = 'Paid — %tx%';
@@ -56,6 +61,9 @@ final class RefundLabels
         }
         if ($refund->status === RefundRecord::AWAITING_PAYMENT && $refund->address !== null) {
             $lines[] = self::line(self::SEND, $parameters, $translate, $refund->paymentRequestUri, self::say(self::OPEN_IN_WALLET, [], $translate));
+            if (($network['family'] ?? null) === Networks::FAMILY_SOLANA) {
+                $lines[] = self::line(self::PAY_WITH_REQUEST, [], $translate);
+            }
         }
         if ($refund->status === RefundRecord::PAID && $refund->txId !== null) {
             $lines[] = $refund->txUrl === null

@@ -94,7 +94,8 @@ class Gateway extends \WC_Payment_Gateway
             SettingsRules::WALLET => [
                 'title' => __('Wallet address', 'cryptocheckout-for-woocommerce'),
                 'type' => 'text',
-                'description' => __('Your receiving address on the network above. It is checked before it is saved.', 'cryptocheckout-for-woocommerce'),
+                'description' => __('Your receiving address on the network above. It is checked before it is saved.', 'cryptocheckout-for-woocommerce')
+                    . ' ' . __('On Solana, enter your wallet address, not a token account. Tokens go to your wallet\'s associated token account; the buyer\'s wallet creates it when missing, as Solana Pay wallets do.', 'cryptocheckout-for-woocommerce'),
                 'default' => SettingsRules::DEFAULTS[SettingsRules::WALLET],
                 'custom_attributes' => ['autocomplete' => 'off', 'spellcheck' => 'false'],
             ],

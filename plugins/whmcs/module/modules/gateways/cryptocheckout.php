@@ -63,6 +63,7 @@ function cryptocheckout_config()
             'Size' => '60',
             'Default' => SettingsRules::DEFAULTS[SettingsRules::WALLET],
             'Description' => 'Your own wallet on the network below; payments settle there.'
+                . ' On Solana, enter your wallet address, not a token account. Tokens go to your wallet\'s associated token account; the buyer\'s wallet creates it when missing, as Solana Pay wallets do.'
                 . ($problems === [] ? '' : '<br><strong style="color:#b00020">' . implode('<br>', $problems) . '</strong>'),
         ],
         'asset' => [
