@@ -86,6 +86,28 @@ describe('Solana live mode (litesvm behind a loopback JSON-RPC endpoint)', () =>
     expect(priceBySlug.get('usdc_polygon')!.unavailable_reason).toMatch(/does not watch USDC on Polygon/);
   });
 
+  it('refuses a token account entered as the merchant’s wallet, saying why, instead of sending the buyer’s money where no wallet reaches it', async () => {
+    // The merchant's own USDC token account, which exists once a payment created it.
+    const tokenAccount = await chain.associatedTokenAccount(buyer.address, mints.usdc);
+    const created = await server.client.createCheckout(
+      solanaCheckoutBody(tokenAccount, 'USDC', { external_reference: 'sol-token-account' }),
+    );
+    const first = await server.get(
+      `/api/payment_link?transaction_code=${created.transaction_code}&payment_method=usdc_solana`,
+    );
+    expect(first.status).toBe(503);
+    expect(JSON.stringify(first.json)).toMatch(/the shop's Solana address is a token account, not a wallet/);
+    const again = await server.get(
+      `/api/payment_link?transaction_code=${created.transaction_code}&payment_method=usdc_solana`,
+    );
+    expect(again.status).toBe(422);
+    expect(JSON.stringify(again.json)).toMatch(/The shop must enter its wallet address/);
+    const looked = await server.client.getTransaction(created.transaction_code);
+    expect(looked.status).toBe('pending');
+    // A wallet is not refused: the checks above are about the address, not Solana.
+    expect((await open('USDC', { external_reference: 'sol-wallet-ok' })).link.address).toBe(merchant);
+  });
+
   it('settles an exact USDC payment once the cluster finalizes it: processing at confirmed, then settled with its webhook', async () => {
     const { code, link, request } = await open('USDC', { external_reference: 'sol-exact' });
     const signature = await payToken(mints.usdc, link.amount, request.reference);

@@ -91,6 +91,15 @@ export class SolanaRpc {
     ]);
   }
 
+  /** The program that owns `address`'s account, or null when no account exists there yet. */
+  async getAccountOwner(address: string): Promise<string | null> {
+    const answer = await this.call<{ value: { owner: string } | null }>('getAccountInfo', [
+      address,
+      { encoding: 'base64', dataSlice: { offset: 0, length: 0 }, commitment: 'confirmed' },
+    ]);
+    return answer.value?.owner ?? null;
+  }
+
   /** Statuses of up to 256 signatures, searching the whole history. */
   async getSignatureStatuses(signatures: readonly string[]): Promise<(SignatureStatus | null)[]> {
     const answer = await this.call<{ value: (SignatureStatus | null)[] }>('getSignatureStatuses', [
