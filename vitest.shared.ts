@@ -15,7 +15,9 @@ export const workspaceAliases = {
   // Test support other workspaces import. Its files are not published, so the server and the pay
   // page export it under the `source` condition only.
   '@cryptocheckout/server/testing/local-chain': fromRoot('./packages/server/test/live/local-chain.ts'),
-  '@cryptocheckout/server/testing/solana-chain': fromRoot('./packages/server/test/solana/solana-test-chain.ts'),
+  '@cryptocheckout/server/testing/solana-chain': fromRoot(
+    './packages/server/test/solana/solana-test-chain.ts',
+  ),
   '@cryptocheckout/server/testing/live-helpers': fromRoot('./packages/server/test/live/live-helpers.ts'),
   '@cryptocheckout/server': fromRoot('./packages/server/src/index.ts'),
   '@cryptocheckout/pay-page/build-assets': fromRoot('./packages/pay-page/scripts/build-assets.mjs'),

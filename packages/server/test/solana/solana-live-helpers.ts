@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { CryptoPaymentLink, Transaction } from '@cryptocheckout/core';
+import type { CryptoPaymentLink } from '@cryptocheckout/core';
 import Database from 'better-sqlite3';
 import { expect } from 'vitest';
 import type { ServerOptions } from '../../src/index.js';
