@@ -70,6 +70,7 @@ export interface RefundMessages {
   /** Well-formed addresses that lose the refund: the zero address, a token contract, the service's own, the shop's. */
   problemZeroAddress: string;
   problemTokenContract: string;
+  problemTokenAccount: string;
   problemServiceAddress: string;
   problemShopWallet: string;
   problemOther: string;
@@ -146,6 +147,8 @@ const en: RefundMessages = {
     'This is the zero address: nothing sent there can ever be used. Enter your own wallet address on {network}.',
   problemTokenContract:
     'This is the address of a token contract, not a wallet: {asset} sent there is lost. Enter your own wallet address on {network}.',
+  problemTokenAccount:
+    'This is a token account, not a wallet: {asset} sent there would land where your wallet app cannot reach it. Enter your wallet address on {network}.',
   problemServiceAddress:
     'This is an address of the payment service, not your wallet: a refund sent there would be lost. Enter your own wallet address on {network}.',
   problemShopWallet:
@@ -234,6 +237,8 @@ const de: RefundMessages = {
     'Dies ist die Null-Adresse: Was dorthin gesendet wird, kann nie verwendet werden. Geben Sie Ihre eigene Wallet-Adresse im Netzwerk {network} ein.',
   problemTokenContract:
     'Dies ist die Adresse eines Token-Vertrags, keine Wallet: Dorthin gesendete {asset} gehen verloren. Geben Sie Ihre eigene Wallet-Adresse im Netzwerk {network} ein.',
+  problemTokenAccount:
+    'Dies ist ein Token-Konto, keine Wallet: Dorthin gesendete {asset} landen dort, wo Ihre Wallet-App sie nicht erreicht. Geben Sie Ihre Wallet-Adresse im Netzwerk {network} ein.',
   problemServiceAddress:
     'Dies ist eine Adresse des Zahlungsdienstes, nicht Ihre Wallet: Eine dorthin gesendete Erstattung ginge verloren. Geben Sie Ihre eigene Wallet-Adresse im Netzwerk {network} ein.',
   problemShopWallet:
@@ -319,6 +324,8 @@ const fr: RefundMessages = {
     'C’est l’adresse zéro : rien de ce qui y est envoyé ne peut jamais être utilisé. Saisissez l’adresse de votre propre portefeuille sur {network}.',
   problemTokenContract:
     'C’est l’adresse d’un contrat de jeton, pas d’un portefeuille : les {asset} envoyés là sont perdus. Saisissez l’adresse de votre propre portefeuille sur {network}.',
+  problemTokenAccount:
+    'C’est un compte de jetons, pas un portefeuille : les {asset} envoyés là arriveraient hors de portée de votre application de portefeuille. Saisissez l’adresse de votre portefeuille sur {network}.',
   problemServiceAddress:
     'C’est une adresse du service de paiement, pas votre portefeuille : un remboursement envoyé là serait perdu. Saisissez l’adresse de votre propre portefeuille sur {network}.',
   problemShopWallet:
@@ -401,6 +408,8 @@ const es: RefundMessages = {
     'Esta es la dirección cero: lo que se envía allí no se puede usar nunca. Introduce la dirección de tu propio monedero en {network}.',
   problemTokenContract:
     'Esta es la dirección de un contrato de token, no de un monedero: los {asset} enviados allí se pierden. Introduce la dirección de tu propio monedero en {network}.',
+  problemTokenAccount:
+    'Esta es una cuenta de token, no un monedero: los {asset} enviados allí llegarían donde tu aplicación de monedero no los alcanza. Introduce la dirección de tu monedero en {network}.',
   problemServiceAddress:
     'Esta es una dirección del servicio de pago, no tu monedero: un reembolso enviado allí se perdería. Introduce la dirección de tu propio monedero en {network}.',
   problemShopWallet:

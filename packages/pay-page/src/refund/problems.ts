@@ -9,7 +9,8 @@ export type RefundClaimField = 'address' | 'address_again' | 'confirmed';
  * Why the claim form was shown again: an AddressProblemCode of `validateWalletAddress`, or
  * `mismatch` (the two entries differ), `not_confirmed` (the box was not ticked),
  * `already_confirmed` (an address was confirmed before), or a well-formed address the server refuses
- * because the refund would be lost there: `zero_address`, `token_contract`, `service_address`
+ * because the refund would be lost there: `zero_address`, `token_contract`, `token_account` (a Solana
+ * token account), `service_address`
  * (a deposit factory or deposit address of the service), `shop_wallet`. `message` is the English text shown for
  * a code this page does not know.
  */
@@ -43,6 +44,7 @@ const PROBLEM_KEYS: Readonly<Record<string, ProblemKey>> = {
   already_confirmed: 'problemAlreadyConfirmed',
   zero_address: 'problemZeroAddress',
   token_contract: 'problemTokenContract',
+  token_account: 'problemTokenAccount',
   service_address: 'problemServiceAddress',
   shop_wallet: 'problemShopWallet',
 };

@@ -5,14 +5,20 @@ import type { Kysely } from 'kysely';
 import type { ResolvedConfig } from '../config.js';
 import { DepositRepository } from '../db/deposit-repository.js';
 import type { DatabaseSchema } from '../db/schema.js';
+import type { PaymentRailProvider } from '../rails/payment-rail-provider.js';
 
 /**
  * Why a well-formed address cannot take a refund (docs/refunds.md "The buyer's claim page"): the
- * zero (burn) address, a token contract, an address of this service (a deposit factory or a
+ * zero (burn) address, a token contract, a Solana token account (live mode asks the chain), an address of this service (a deposit factory or a
  * deposit address it issued), or the shop's own wallet. Money sent to any of them never reaches
  * the buyer, and the merchant's transfer cannot be taken back.
  */
-export type RefundAddressRefusal = 'zero_address' | 'token_contract' | 'service_address' | 'shop_wallet';
+export type RefundAddressRefusal =
+  | 'zero_address'
+  | 'token_contract'
+  | 'token_account'
+  | 'service_address'
+  | 'shop_wallet';
 
 const ZERO_20 = new Uint8Array(20);
 const base58check = createBase58check(sha256);
@@ -46,6 +52,8 @@ export class RefundAddressCheck {
   constructor(
     private readonly db: Kysely<DatabaseSchema>,
     private readonly config: ResolvedConfig,
+    /** Live mode's rails, which can tell a Solana token account from a wallet. */
+    private readonly rails?: Pick<PaymentRailProvider, 'isTokenAccount'>,
   ) {
     this.deposits = new DepositRepository(db);
   }
@@ -62,6 +70,9 @@ export class RefundAddressCheck {
     }
     if (key(context.shopWallet) === wanted) return 'shop_wallet';
     if (await this.isServiceAddress(context.network, address, family === 'evm')) return 'service_address';
+    if (this.config.mode === 'live' && (await this.rails?.isTokenAccount?.(context.network, address))) {
+      return 'token_account';
+    }
     return undefined;
   }
 

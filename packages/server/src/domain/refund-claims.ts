@@ -12,7 +12,7 @@ export class RefundClaims {
   private readonly addresses: RefundAddressCheck;
 
   constructor(private readonly refunds: RefundService) {
-    this.addresses = new RefundAddressCheck(refunds.deps.db, refunds.deps.config);
+    this.addresses = new RefundAddressCheck(refunds.deps.db, refunds.deps.config, refunds.deps.rails);
   }
 
   /** The refund a claim code names, brought up to date; undefined for an unknown code. */

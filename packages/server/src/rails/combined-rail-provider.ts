@@ -23,6 +23,8 @@ export function combinedRailProvider(families: readonly RailFamily[]): PaymentRa
     tokenOverride: (rail) => forRail(rail).tokenOverride?.(rail),
     paysOutByForward: (wallet) => forWallet(wallet).paysOutByForward?.(wallet) ?? false,
     sharesAmountPool: (wallet) => forWallet(wallet).sharesAmountPool?.(wallet) ?? false,
+    isTokenAccount: async (network, address) =>
+      (await forNetwork(network).isTokenAccount?.(network, address)) ?? false,
     fiatRedirectUrl: (transactionCode, rail, publicUrl) =>
       forRail(rail).fiatRedirectUrl(transactionCode, rail, publicUrl),
     async start(sink, refunds) {

@@ -137,6 +137,11 @@ export interface PaymentRailProvider {
    * (deposit mode), so `payout_dispatched` follows the forward rather than the settlement.
    */
   paysOutByForward?(wallet: MerchantWallet): boolean;
+  /**
+   * Whether `address` on `network` is a token account rather than a wallet (Solana): a token sent to a
+   * payment request for it lands where ordinary wallets cannot reach. False when unknown.
+   */
+  isTokenAccount?(network: string, address: string): Promise<boolean>;
   /** Where a fiat rail sends the buyer. */
   fiatRedirectUrl(transactionCode: string, rail: Rail, publicUrl: string): string;
   /** Starts watching for payments (and, given `refunds`, for the merchant's transfers that pay refunds). */

@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startTestServer, startWebhookReceiver, type TestServer } from '../helpers.js';
 import { OPERATOR_TOKEN } from '../operator-helpers.js';
-import { confirmRefundAddress, createRefund } from '../refund-helpers.js';
+import { confirmRefundAddress, createRefund, postClaimForm } from '../refund-helpers.js';
 import {
   createStablecoinMints,
   openSolanaCheckout,
@@ -235,5 +235,29 @@ describe('refunds paid on the Solana test chain', () => {
     expect(chain.solBalance(address, 'finalized')).toBe(10_000_000n);
     await eventually(() => expect(refundWebhooks(refundId)).toHaveLength(1));
     expect(refundWebhooks(refundId)[0]).toMatchObject({ tx_id: signature, asset: 'SOL', amount: '0.01' });
+  });
+
+  it('refuses a token account as the refund address on the claim page, saying why, and takes the wallet', async () => {
+    const { code, link, request } = await openSolanaCheckout(server, merchant.address, 'USDC', {
+      external_reference: 'sol-refund-token-account',
+    });
+    await send('USDC', buyer, merchant.address, decimalToScaled(link.amount, 6), [request.reference]);
+    chain.finalize();
+    await eventually(async () => expect((await server.client.getTransaction(code)).status).toBe('settled'));
+    const created = await createRefund(server, { transaction_code: code, amount: '1.5', currency: 'USDC' });
+    const claimUrl = created.json.data.claim_url as string;
+    // The buyer pastes their USDC token account instead of their wallet.
+    const tokenAccount = await chain.associatedTokenAccount(buyer.address, mints.usdc);
+    for (const step of [
+      { step: 'check', address: tokenAccount, address_again: tokenAccount },
+      { step: 'confirm', address: tokenAccount, confirmed: 'yes' },
+    ]) {
+      const answer = await postClaimForm(claimUrl, step);
+      expect(answer.status, step.step).toBe(200);
+      expect(await answer.text(), step.step).toContain('This is a token account, not a wallet');
+    }
+    expect((await lookupRefund(created.json.data.refund_id)).status).toBe('awaiting_address');
+    expect((await confirmRefundAddress(claimUrl, buyer.address)).status).toBe(303);
+    expect((await lookupRefund(created.json.data.refund_id)).status).toBe('awaiting_payment');
   });
 });

@@ -110,6 +110,11 @@ export function solanaRailProvider(dependencies: {
       const mint = assetOf(rail)?.mint;
       return config.customMints && mint ? { contract: mint } : undefined;
     },
+    async isTokenAccount(network, address) {
+      if (network !== 'SOLANA') return false;
+      await checkWallet(address);
+      return tokenAccounts.has(address);
+    },
     paysOutByForward: () => false,
     sharesAmountPool: () => false,
     fiatRedirectUrl() {
