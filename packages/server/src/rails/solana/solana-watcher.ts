@@ -36,6 +36,8 @@ export interface SolanaWatcherHealth {
   transfersRecorded: number;
   /** Transfers seen at `confirmed` that the cluster dropped before finalizing them. */
   dropped: number;
+  /** Reads that stopped at the page limit, leaving older new signatures unread (see the log). */
+  truncatedReads: number;
   /** RPC calls made so far, and by the last poll: bounded by wallets and new transactions, never by open checkouts. */
   rpcCalls: number;
   callsLastPoll: number;
@@ -95,6 +97,7 @@ export class SolanaWatcher {
       transactionsExamined: 0,
       transfersRecorded: 0,
       dropped: 0,
+      truncatedReads: 0,
       rpcCalls: 0,
       callsLastPoll: 0,
     };
@@ -192,9 +195,12 @@ export class SolanaWatcher {
       if (entries.length < PAGE) return found;
       before = entries[entries.length - 1]!.signature;
     }
-    this.logger.warn(
+    // Far beyond a shop's traffic: the oldest new signatures are not read, and a payment among them
+    // would go unseen. Said loudly, in the log and in /api/health, for the operator to look at.
+    this.state.truncatedReads++;
+    this.logger.error(
       { network: 'SOLANA', address, signatures: found.length },
-      'a watched Solana address has more new transactions than one poll reads; the rest follow in the next polls',
+      `a watched Solana address has more than ${MAX_PAGES * PAGE} new transactions since the last poll; the oldest of them are not read: check this wallet's payments by hand`,
     );
     return found;
   }
