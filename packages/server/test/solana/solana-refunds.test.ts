@@ -248,10 +248,11 @@ describe('refunds paid on the Solana test chain', () => {
     const claimUrl = created.json.data.claim_url as string;
     // The buyer pastes their USDC token account instead of their wallet.
     const tokenAccount = await chain.associatedTokenAccount(buyer.address, mints.usdc);
-    for (const step of [
+    const steps: Record<string, string>[] = [
       { step: 'check', address: tokenAccount, address_again: tokenAccount },
       { step: 'confirm', address: tokenAccount, confirmed: 'yes' },
-    ]) {
+    ];
+    for (const step of steps) {
       const answer = await postClaimForm(claimUrl, step);
       expect(answer.status, step.step).toBe(200);
       expect(await answer.text(), step.step).toContain('This is a token account, not a wallet');
