@@ -236,6 +236,9 @@ final class ResponseValidator
             'min_usd' => Rules::usdAmount(),
             'max_usd' => Rules::usdAmount(),
             'available' => Rules::boolean(),
+        ], [
+            // Present only when available is false: why (docs/api.md); kept for the owner's reason.
+            'unavailable_reason' => Rules::string(),
         ]);
     }
 

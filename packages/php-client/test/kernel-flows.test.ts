@@ -361,6 +361,154 @@ describeEachPhp(
         });
       });
 
+      describe("judged by the option of the merchant's own settlement (USDC on Polygon), never by other rails", () => {
+        interface Refusal {
+          class: string;
+          kind: string;
+          buyer: string;
+          owner: string;
+          reason: string | null;
+          code: string | null;
+          created: number;
+          checkouts: number;
+        }
+        /** Opens order 1 for $amount against the listed options, and tells how it was refused. */
+        const refusal = (options: string, amount = '42.00', created = '[]', network = 'POLYGON') =>
+          run<Refusal | { opened: string; created: number }>(`
+            $world = new World();
+            $world->orders->addOrder('1');
+            $world->service->paymentOptions = ${options};
+            $world->service->createdOptions = ${created};
+            $terms = ['wallet_network' => '${network}'] + $world->terms('1', '${amount}');
+            try {
+                $opened = $world->kernel->open('1', $terms);
+                echo json_encode(['opened' => $opened['result'], 'created' => $world->service->created]);
+            } catch (\\CryptoCheckout\\Client\\Exception\\CryptoCheckoutException $e) {
+                echo json_encode([
+                    'class' => (new \\ReflectionClass($e))->getShortName(),
+                    'kind' => \\CryptoCheckout\\Client\\Kernel\\StartProblem::kind($e),
+                    'buyer' => \\CryptoCheckout\\Client\\Kernel\\StartProblem::forBuyer($e),
+                    'owner' => \\CryptoCheckout\\Client\\Kernel\\StartProblem::forOwner($e),
+                    'reason' => $e instanceof \\CryptoCheckout\\Client\\Exception\\SettlementUnavailableException ? $e->getReason() : null,
+                    'code' => $e instanceof \\CryptoCheckout\\Client\\Exception\\SettlementUnavailableException ? $e->getTransactionCode() : null,
+                    'created' => $world->service->created,
+                    'checkouts' => count($world->ledger->checkouts('1')),
+                ]);
+            }
+          `);
+
+        it("refuses an order whose settlement the service does not offer, however many other rails it offers (a server watching only Solana), with the service's reason for the owner", async () => {
+          const result = await refusal(`[
+              ['available' => false, 'unavailable_reason' => 'Not offered: this server does not watch USDC on Polygon PoS.'],
+              ['slug' => 'usdc_solana', 'name' => 'USDC on Solana', 'network' => 'SOLANA'],
+              ['slug' => 'sol_solana', 'name' => 'Solana', 'asset' => 'SOL', 'network' => 'SOLANA', 'min_usd' => 1],
+          ]`);
+          expect(result).toEqual({
+            class: 'SettlementUnavailableException',
+            kind: 'settlement_unavailable',
+            buyer:
+              'Payment in USDC on Polygon PoS is not available right now. Please try again later or choose another payment method.',
+            owner:
+              'The service does not offer payment in USDC on Polygon PoS for 42.00 EUR: Not offered: this server does not watch USDC on Polygon PoS.',
+            reason: 'Not offered: this server does not watch USDC on Polygon PoS.',
+            code: null,
+            created: 0,
+            checkouts: 0,
+          });
+        });
+
+        it("says the service's reason, not the amount, when the settlement is unavailable for another reason than its bounds", async () => {
+          const watched = await refusal(`[
+              ['available' => false, 'unavailable_reason' => 'Not offered right now: Polygon PoS cannot be watched.'],
+              ['slug' => 'usdc_solana', 'name' => 'USDC on Solana', 'network' => 'SOLANA', 'available' => false, 'unavailable_reason' => 'Not offered right now: Solana cannot be watched.'],
+          ]`);
+          expect(watched).toMatchObject({
+            kind: 'settlement_unavailable',
+            reason: 'Not offered right now: Polygon PoS cannot be watched.',
+            created: 0,
+          });
+          expect((watched as Refusal).buyer).not.toMatch(/amount|outside/);
+          const floor = await refusal(`[
+              ['available' => false, 'unavailable_reason' => 'USDC trades at 0.95 USD, under the 0.98 USD floor: payments in it are paused.'],
+          ]`);
+          expect(floor).toMatchObject({
+            kind: 'settlement_unavailable',
+            owner: expect.stringContaining('USDC trades at 0.95 USD, under the 0.98 USD floor'),
+          });
+        });
+
+        it("keeps the amount's own wording when the amount is outside the bounds of the settlement's option, even though other rails take it", async () => {
+          const below = await refusal(
+            `[
+                ['slug' => 'usdc_ethereum', 'name' => 'USDC on Ethereum', 'network' => 'ETHEREUM', 'min_usd' => 10, 'available' => false, 'unavailable_reason' => 'Not offered for 5.00 USD: this rail takes 10.00–1000000.00 USD.'],
+                ['available' => true],
+            ]`,
+            '5.00',
+            '[]',
+            'ETHEREUM',
+          );
+          expect(below).toMatchObject({
+            class: 'NoRailAvailableException',
+            kind: 'below_minimum',
+            buyer:
+              "This order's total is below what crypto payment accepts (5.00 EUR is too small). Please choose another payment method.",
+            owner:
+              'No payment option of the service takes 5.00 EUR (5.00 USD; the smallest rail minimum is 10.00 USD).',
+            created: 0,
+          });
+          const above = await refusal(
+            `[['max_usd' => 1000, 'available' => false, 'unavailable_reason' => 'Not offered for 5000.00 USD: this rail takes 0.50–1000.00 USD.']]`,
+            '5000.00',
+          );
+          expect(above).toMatchObject({
+            class: 'NoRailAvailableException',
+            kind: 'outside_bounds',
+            created: 0,
+          });
+        });
+
+        it('refuses a settlement the service lists no option for, and opens one whose option is available whatever the others say', async () => {
+          const unlisted = await refusal(
+            `[['available' => true], ['slug' => 'usdc_solana', 'name' => 'USDC on Solana', 'network' => 'SOLANA']]`,
+            '42.00',
+            '[]',
+            'BSC',
+          );
+          expect(unlisted).toMatchObject({
+            class: 'SettlementUnavailableException',
+            kind: 'settlement_unavailable',
+            buyer:
+              'Payment in USDC on BNB Smart Chain is not available right now. Please try again later or choose another payment method.',
+            reason: 'The service lists no payment option for USDC on BNB Smart Chain.',
+            created: 0,
+          });
+          const opened = await refusal(
+            `[['slug' => 'usdc_solana', 'name' => 'USDC on Solana', 'network' => 'SOLANA', 'available' => false, 'unavailable_reason' => 'Not offered right now: Solana cannot be watched.'], ['asset' => 'usdc', 'network' => 'polygon']]`,
+          );
+          expect(opened).toEqual({ opened: 'created', created: 1 });
+        });
+
+        it("refuses a created checkout whose options, priced for the merchant's wallet, leave its settlement unavailable, and records none", async () => {
+          const result = await refusal(
+            `[['available' => true]]`,
+            '42.00',
+            `[['available' => false, 'unavailable_reason' => "Not offered: the shop's address is refused."]]`,
+          );
+          expect(result).toEqual({
+            class: 'SettlementUnavailableException',
+            kind: 'settlement_unavailable',
+            buyer:
+              'Payment in USDC on Polygon PoS is not available right now. Please try again later or choose another payment method.',
+            owner:
+              "The service does not offer payment in USDC on Polygon PoS for 42.00 EUR: Not offered: the shop's address is refused. (Checkout 00000000-0000-4000-8000-000000000001 was created before the service said so; it is left unused to expire.)",
+            reason: "Not offered: the shop's address is refused.",
+            code: '00000000-0000-4000-8000-000000000001',
+            created: 1,
+            checkouts: 0,
+          });
+        });
+      });
+
       it('a checkout settled at the service pays the order instead of opening another', async () => {
         const result = await run<{ result: string; created: number; state: string }>(`
           $world = new World();
@@ -714,12 +862,14 @@ describeEachPhp(
               'bounds' => new \\CryptoCheckout\\Client\\Exception\\ApiException('unprocessable', 'Amount outside the rail bounds.', 422, 'fiat_amount'),
               'failing' => new \\CryptoCheckout\\Client\\Exception\\ApiException('unavailable', 'Rate source down.', 503),
               'small' => new \\CryptoCheckout\\Client\\Exception\\NoRailAvailableException('0.10', 'EUR', '0.11', '0.50'),
+              'settlement' => new \\CryptoCheckout\\Client\\Exception\\SettlementUnavailableException('42.00', 'EUR', 'USDC', 'SOLANA', 'Not offered right now: Solana cannot be watched.'),
           ];
           $out = [];
           foreach ($problems as $name => $problem) {
               $out[$name] = [\\CryptoCheckout\\Client\\Kernel\\StartProblem::forBuyer($problem), \\CryptoCheckout\\Client\\Kernel\\StartProblem::forOwner($problem)];
           }
           $out['busy'] = [\\CryptoCheckout\\Client\\Kernel\\StartProblem::forBuyer('busy', static function (string $t, array $p): string { return 'DE: ' . $t; }), ''];
+          $out['settlement_translated'] = [\\CryptoCheckout\\Client\\Kernel\\StartProblem::forBuyer($problems['settlement'], static function (string $t, array $p): string { return 'DE: ' . strtr($t, $p); }), \\CryptoCheckout\\Client\\Kernel\\StartProblem::kind($problems['settlement'])];
           echo json_encode($out);
         `);
         expect(result.down?.[0]).toMatch(/not reachable right now. Your order is saved/);
@@ -731,6 +881,16 @@ describeEachPhp(
         expect(result.failing?.[0]).toMatch(/not reachable/);
         expect(result.small?.[0]).toContain('(0.10 EUR is too small)');
         expect(result.busy?.[0]).toMatch(/^DE: The payment for this order is being prepared/);
+        // A settlement the service does not offer: a short sentence for the buyer, never the
+        // service's reason (which the owner reads), nor the amount.
+        expect(result.settlement).toEqual([
+          'Payment in USDC on Solana is not available right now. Please try again later or choose another payment method.',
+          'The service does not offer payment in USDC on Solana for 42.00 EUR: Not offered right now: Solana cannot be watched.',
+        ]);
+        expect(result.settlement_translated).toEqual([
+          'DE: Payment in USDC on Solana is not available right now. Please try again later or choose another payment method.',
+          'settlement_unavailable',
+        ]);
       });
 
       it('gives the order panel one row per checkout in words, newest first', async () => {

@@ -187,6 +187,47 @@ describeEachPhp(
         `);
         expect(result).toEqual({ questions: [1, 1, 2, 3], reachable: true, checkedAt: true });
       });
+
+      it("says whether the service offers the merchant's settlement, and reuses an answer only for the same settlement", async () => {
+        const result = await run<{
+          questions: number[];
+          offered: Array<boolean | null>;
+          problems: Array<string | null>;
+          message: string;
+        }>(`
+          $world = new World();
+          $polygon = ['wallet_currency' => 'USDC', 'wallet_network' => 'POLYGON', 'wallet_address' => World::WALLET];
+          $world->service->paymentOptions = [
+              ['available' => false, 'unavailable_reason' => 'Not offered: this server does not watch USDC on Polygon PoS.'],
+              ['slug' => 'usdc_solana', 'name' => 'USDC on Solana', 'network' => 'SOLANA'],
+          ];
+          $questions = [];
+          $answers = [];
+          $answers[] = $world->kernel->probe(World::SERVICE, false, 5, $polygon);
+          $questions[] = $world->service->optionQuestions;
+          $answers[] = $world->kernel->probe(World::SERVICE, false, 5, ['wallet_currency' => 'usdc', 'wallet_network' => ' polygon ']);
+          $questions[] = $world->service->optionQuestions;
+          $answers[] = $world->kernel->probe(World::SERVICE, false, 5, ['wallet_currency' => 'USDC', 'wallet_network' => 'SOLANA']);
+          $questions[] = $world->service->optionQuestions;
+          $answers[] = $world->kernel->probe(World::SERVICE);
+          $questions[] = $world->service->optionQuestions;
+          $answers[] = $world->kernel->probe(World::SERVICE);
+          $questions[] = $world->service->optionQuestions;
+          echo json_encode([
+              'questions' => $questions,
+              'offered' => array_column($answers, 'offered'),
+              'problems' => array_column($answers, 'problem'),
+              'message' => $answers[0]['message'],
+          ]);
+        `);
+        expect(result).toEqual({
+          questions: [1, 1, 2, 3, 3],
+          offered: [false, false, true, null, null],
+          problems: ['settlement_not_offered', 'settlement_not_offered', null, null, null],
+          message:
+            'Service URL https://pay.example.com: the Crypto Checkout service answers, but does not offer payment in USDC on Polygon PoS, the settlement you chose: Not offered: this server does not watch USDC on Polygon PoS. Buyers cannot pay with crypto until it does.',
+        });
+      });
     });
 
     it('inlines parameters for platforms without binding, quoting strings through the platform', async () => {

@@ -19,7 +19,35 @@ interface Probe {
   reachable: boolean;
   problem: string | null;
   message: string;
+  offered: boolean | null;
 }
+
+/** One rail of a GET /payment_options answer, as the service lists it. */
+const rail = (slug: string, asset: string, network: string, reason?: string) => ({
+  slug,
+  name: slug,
+  kind: 'crypto',
+  asset,
+  network,
+  amount: '10',
+  amount_usd: 10,
+  min_usd: 0.5,
+  max_usd: 100000,
+  available: reason === undefined,
+  ...(reason === undefined ? {} : { unavailable_reason: reason }),
+});
+
+/** A live server that watches only Solana: the answer the real shop's server gave. */
+const SOLANA_ONLY = {
+  fiat_amount: 10,
+  fiat_currency: 'USD',
+  amount_in_usd: 10,
+  payment_options: [
+    rail('usdc_polygon', 'USDC', 'POLYGON', 'Not offered: this server does not watch USDC on Polygon PoS.'),
+    rail('usdc_solana', 'USDC', 'SOLANA'),
+    rail('sol_solana', 'SOL', 'SOLANA', 'Not offered right now: Solana cannot be watched.'),
+  ],
+};
 
 let service: SandboxService;
 let impostor: Server;
@@ -49,6 +77,12 @@ function impostorAnswer(path: string): { status: number; type: string; body: str
         status: 422,
         type: 'application/json',
         body: envelope('unprocessable', 'USD is below the minimum.'),
+      };
+    case 'solana-only':
+      return {
+        status: 200,
+        type: 'application/json',
+        body: JSON.stringify({ status: 'success', data: SOLANA_ONLY }),
       };
     case 'slow':
       return { status: 200, type: 'text/plain', body: 'late', delayMs: 3_000 };
@@ -84,13 +118,18 @@ describeEachPhp(
   ({ php }) => {
     for (const transport of ['CurlTransport', 'StreamTransport'] as const) {
       describe(transport, () => {
-        const probe = async (url: string, timeout = 5, translated = false) =>
+        const probe = async (
+          url: string,
+          timeout = 5,
+          translated = false,
+          settlement: [string, string] = ['', ''],
+        ) =>
           (await php().runJson(`
             require '${CLIENT_MOUNT}/test/kernel/php/bootstrap.php';
             use CryptoCheckout\\Client\\Kernel\\ServiceProbe;
             $translate = ${translated ? "static function (string $text, array $params): string { return 'FR: ' . strtr($text, $params); }" : 'null'};
             $probe = new ServiceProbe(new CryptoCheckout\\Client\\Http\\${transport}(), $translate, ${timeout});
-            echo json_encode($probe->probe(${phpString(url)}), JSON_UNESCAPED_SLASHES);
+            echo json_encode($probe->probe(${phpString(url)}, ${phpString(settlement[0])}, ${phpString(settlement[1])}), JSON_UNESCAPED_SLASHES);
           `)) as Probe;
 
         it('finds the real service reachable, with a trailing /api or slash in the URL too', async () => {
@@ -99,8 +138,48 @@ describeEachPhp(
               reachable: true,
               problem: null,
               message: `Service URL ${service.url}: the Crypto Checkout service answers.`,
+              offered: null,
             });
           }
+          // The sandbox offers every rail, the merchant's settlement among them.
+          expect(await probe(service.url, 5, false, ['USDC', 'POLYGON'])).toEqual({
+            reachable: true,
+            problem: null,
+            message: `Service URL ${service.url}: the Crypto Checkout service answers.`,
+            offered: true,
+          });
+        });
+
+        it("warns when the service answers but does not offer the merchant's settlement, with the service's reason, however many other rails it offers", async () => {
+          const url = `${impostorUrl}/solana-only`;
+          expect(await probe(url, 5, false, ['usdc', 'polygon'])).toEqual({
+            reachable: true,
+            problem: 'settlement_not_offered',
+            message: `Service URL ${url}: the Crypto Checkout service answers, but does not offer payment in USDC on Polygon PoS, the settlement you chose: Not offered: this server does not watch USDC on Polygon PoS. Buyers cannot pay with crypto until it does.`,
+            offered: false,
+          });
+          expect(await probe(url, 5, false, ['SOL', 'SOLANA'])).toMatchObject({
+            problem: 'settlement_not_offered',
+            message: expect.stringContaining(
+              'does not offer payment in SOL on Solana, the settlement you chose: Not offered right now: Solana cannot be watched.',
+            ),
+            offered: false,
+          });
+          expect(await probe(url, 5, false, ['USDC', 'BSC'])).toEqual({
+            reachable: true,
+            problem: 'settlement_not_offered',
+            message: `Service URL ${url}: the Crypto Checkout service answers, but lists no payment option for USDC on BNB Smart Chain, the settlement you chose. Buyers cannot pay with crypto; choose an asset and network the service offers.`,
+            offered: false,
+          });
+          expect(await probe(url, 5, false, ['USDC', 'SOLANA'])).toMatchObject({
+            problem: null,
+            offered: true,
+          });
+          // Without a settlement it only says whether the service answers.
+          expect(await probe(url)).toMatchObject({ reachable: true, problem: null, offered: null });
+          expect((await probe(url, 5, true, ['USDC', 'POLYGON'])).message).toMatch(
+            /^FR: Service URL .*: the Crypto Checkout service answers, but does not offer payment in USDC on Polygon PoS/,
+          );
         });
 
         it('reports a closed port as no connection, naming the URL', async () => {
@@ -119,6 +198,7 @@ describeEachPhp(
             reachable: false,
             problem: 'not_service',
             message: `Service URL ${impostorUrl}/shop: something answers there, but it is not a Crypto Checkout service (/api/payment_options did not return the service's JSON). Check the address.`,
+            offered: null,
           });
           // One read-only price check, nothing else.
           expect(impostorPaths.slice(before)).toEqual([
@@ -140,6 +220,12 @@ describeEachPhp(
           expect(failing.problem).toBe('service_error');
           expect(failing.message).toContain('answered HTTP 503 (unavailable: Rates are not loaded yet.)');
           expect(await probe(`${impostorUrl}/refusing`)).toMatchObject({ reachable: true, problem: null });
+          // A refused question tells nothing about the settlement.
+          expect(await probe(`${impostorUrl}/refusing`, 5, false, ['USDC', 'POLYGON'])).toMatchObject({
+            reachable: true,
+            problem: null,
+            offered: null,
+          });
         });
 
         it('refuses a URL the settings rules refuse, without any request', async () => {

@@ -26,6 +26,7 @@ use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\OrderState;
 use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\PollPolicy;
 use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\RefundLabels;
 use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\RefundRecord;
+use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\ServiceProbe;
 use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\SettingsRules;
 use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\StatusWidgetMarkup;
 use CryptoCheckout\PrestaShop\Vendor\Client\Money;
@@ -360,10 +361,15 @@ class Cryptocheckout extends PaymentModule
                 }
                 Configuration::updateValue(Settings::MERCHANT_KEY, $merchantKey['value']);
                 $url = $result['values'][Settings::SERVICE_URL];
-                $check = $this->kernel()->probe($url, true);
-                $output .= $check['reachable']
-                    ? $this->displayConfirmation($this->trans('Settings updated. The service at %url% answers.', ['%url%' => $url], $domain))
-                    : $this->displayWarning($this->trans('Settings saved, but the service at %url% cannot be reached: %problem% Buyers are not offered crypto payment until it answers.', ['%url%' => $url, '%problem%' => $check['message']], $domain));
+                // Whether the service answers, and offers the settlement just saved.
+                $check = $this->kernel()->probe($url, true, ServiceProbe::TIMEOUT_SECONDS, Settings::settlement());
+                if (!$check['reachable']) {
+                    $output .= $this->displayWarning($this->trans('Settings saved, but the service at %url% cannot be reached: %problem% Buyers are not offered crypto payment until it answers.', ['%url%' => $url, '%problem%' => $check['message']], $domain));
+                } elseif ($check['offered'] === false) {
+                    $output .= $this->displayWarning($this->trans('Settings saved, but buyers cannot pay with crypto yet: %problem% The payment option stays hidden until the service offers it.', ['%problem%' => $check['message']], $domain));
+                } else {
+                    $output .= $this->displayConfirmation($this->trans('Settings updated. The service at %url% answers.', ['%url%' => $url], $domain));
+                }
             }
         }
         // The wallet check as the merchant types (AdminModulesController, which shows this page).
@@ -431,12 +437,14 @@ class Cryptocheckout extends PaymentModule
     private function renderStatusPanel()
     {
         $serviceUrl = Settings::get(Settings::SERVICE_URL);
-        $check = $serviceUrl === '' ? null : $this->kernel()->probe($serviceUrl);
+        $check = $serviceUrl === '' ? null : $this->kernel()->probe($serviceUrl, false, ServiceProbe::TIMEOUT_SECONDS, Settings::settlement());
         $lastWebhook = $this->kernel()->lastVerifiedWebhook();
         $pollUrl = $this->context->link->getModuleLink($this->name, 'poll', ['token' => Settings::get(Settings::POLL_TOKEN)], true);
         $this->context->smarty->assign([
             'cryptocheckout_reachable' => $check !== null && $check['reachable'],
             'cryptocheckout_problem' => $check === null ? $this->trans('No service URL saved yet.', [], 'Modules.Cryptocheckout.Admin') : $check['message'],
+            // Reachable, but the saved settlement is not offered: the service's answer, else ''.
+            'cryptocheckout_not_offered' => $check !== null && $check['reachable'] && $check['offered'] === false ? $check['message'] : '',
             'cryptocheckout_last_webhook' => $lastWebhook === null ? '' : date('Y-m-d H:i:s', $lastWebhook),
             'cryptocheckout_last_poll' => Settings::get(Settings::LAST_POLL),
             // As often as the kernel's PollPolicy promises: every five minutes.
@@ -645,9 +653,10 @@ class Cryptocheckout extends PaymentModule
 
     /**
      * The option is offered only when the module is set up, the shop allows the cart's currency
-     * for it (Payment > Preferences), the service accepts that currency and answers (the kernel's
-     * probe, at most once a minute). The validation controller does not ask ($askService false):
-     * it opens the checkout right after, and on a failure keeps the order with a retry link.
+     * for it (Payment > Preferences), the service accepts that currency, answers and offers the
+     * saved settlement (the kernel's probe, at most once a minute). The validation controller does
+     * not ask ($askService false): it opens the checkout right after, and on a failure keeps the
+     * order with a retry link.
      */
     public function isCartPayable($cart, $askService = true)
     {
@@ -660,7 +669,12 @@ class Cryptocheckout extends PaymentModule
         }
         foreach ((array) $this->getCurrency((int) $cart->id_currency) as $allowed) {
             if ((int) $allowed['id_currency'] === (int) $currency->id) {
-                return !$askService || $this->kernel()->probe(Settings::get(Settings::SERVICE_URL), false, self::PAYMENT_STEP_TIMEOUT_SECONDS)['reachable'];
+                if (!$askService) {
+                    return true;
+                }
+                $check = $this->kernel()->probe(Settings::get(Settings::SERVICE_URL), false, self::PAYMENT_STEP_TIMEOUT_SECONDS, Settings::settlement());
+
+                return $check['reachable'] && $check['offered'] !== false;
             }
         }
 

@@ -1,6 +1,8 @@
+import { createServer, type Server } from 'node:http';
 import {
   closedLoopbackUrl,
   describeEachPhp,
+  listenOnLoopback,
   phpString,
   type SandboxService,
   startSandboxService,
@@ -35,17 +37,54 @@ import {
 } from './storage-scenarios.js';
 
 // The module inside the PrestaShop 8.1.2 harness, in-process: install and uninstall, the back
-// office form (save, validation errors, token), the status panel, payment option visibility and
-// the hooks that render templates.
+// office form (save, validation errors, token, the service's answer and whether it offers the
+// saved settlement), the status panel, payment option visibility and the hooks that render templates.
 
 const copy: ModuleCopy = await prepareModule();
 let service: SandboxService;
+/** A live service that watches only Solana: its price check offers no USDC on Polygon. */
+let solanaOnly: Server;
+let solanaOnlyUrl: string;
+
+const SOLANA_ONLY_REASON = 'Not offered: this server does not watch USDC on Polygon PoS.';
 
 beforeAll(async () => {
   service = await startSandboxService();
+  const rail = (slug: string, asset: string, network: string, reason?: string) => ({
+    slug,
+    name: slug,
+    kind: 'crypto',
+    asset,
+    network,
+    amount: '10',
+    amount_usd: 10,
+    min_usd: 0.5,
+    max_usd: 100000,
+    available: reason === undefined,
+    ...(reason === undefined ? {} : { unavailable_reason: reason }),
+  });
+  solanaOnly = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        status: 'success',
+        data: {
+          fiat_amount: 10,
+          fiat_currency: 'USD',
+          amount_in_usd: 10,
+          payment_options: [
+            rail('usdc_polygon', 'USDC', 'POLYGON', SOLANA_ONLY_REASON),
+            rail('usdc_solana', 'USDC', 'SOLANA'),
+          ],
+        },
+      }),
+    );
+  });
+  solanaOnlyUrl = await listenOnLoopback(solanaOnly);
 });
 
 afterAll(async () => {
+  solanaOnly?.closeAllConnections();
+  await new Promise<void>((resolve) => (solanaOnly ? solanaOnly.close(() => resolve()) : resolve()));
   await service?.close();
   copy?.remove();
 });
@@ -370,6 +409,30 @@ echo json_encode(['html' => $html, 'saved' => Configuration::get('CRYPTOCHECKOUT
         expect(html).toContain(`Settings saved, but the service at ${closed} cannot be reached:`);
         expect(html).toContain('Buyers are not offered crypto payment until it answers.');
         expect(html).toContain('data-cryptocheckout-reachable="no"');
+        expect(result.offered).toBe(0);
+      });
+
+      it("saves a settlement the service does not offer, but warns with the service's reason and hides the payment option", async () => {
+        const result = await run(`
+${installAndConfigure(service.url)}
+HarnessShop::actAsEmployee();
+$_POST = json_decode(${phpString(JSON.stringify({ submitCryptocheckout: '1', ...valid(), CRYPTOCHECKOUT_SERVICE_URL: solanaOnlyUrl, CRYPTOCHECKOUT_ASSET: 'USDC' }))}, true);
+$_POST['token'] = Tools::getAdminTokenLite('AdminModules');
+$html = Module::getInstanceByName('cryptocheckout')->getContent();
+$cart = HarnessShop::createCart('25.00', 'EUR');
+HarnessShop::actAsBuyer($cart['id_cart']);
+$offered = count(Hook::exec('paymentOptions', ['cart' => Context::getContext()->cart], null, true)['cryptocheckout'] ?? []);
+echo json_encode(['html' => $html, 'saved' => Configuration::get('CRYPTOCHECKOUT_SERVICE_URL'), 'offered' => $offered]);`);
+        const html = String(result.html);
+        expect(result.saved).toBe(solanaOnlyUrl);
+        expect(html).not.toContain('Settings updated.');
+        expect(html).toContain('alert-warning');
+        expect(html).toContain(
+          `Settings saved, but buyers cannot pay with crypto yet: Service URL ${solanaOnlyUrl}: the Crypto Checkout service answers, but does not offer payment in USDC on Polygon PoS, the settlement you chose: ${SOLANA_ONLY_REASON} Buyers cannot pay with crypto until it does. The payment option stays hidden until the service offers it.`,
+        );
+        // The status panel: the service answers, the settlement is not offered, and why.
+        expect(html).toContain('data-cryptocheckout-reachable="yes"');
+        expect(html).toMatch(/data-cryptocheckout-not-offered>Settlement not offered<\/span> Service URL /);
         expect(result.offered).toBe(0);
       });
 

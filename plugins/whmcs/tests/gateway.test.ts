@@ -548,6 +548,27 @@ for (const version of PHP_VERSIONS) {
         });
       });
 
+      it("opens no checkout for a settlement the service does not offer: a short sentence for the client, the service's reason in the Gateway Log", async () => {
+        // The reference server lists no rail for USDC on BNB Smart Chain, though it offers others:
+        // its payment page would offer the client nothing to pay with.
+        const invoiceId = await install({ settings: { network: 'BSC' } });
+        const response = await pressPay(formFields(await viewInvoice(invoiceId)), 'application/json');
+        expect(response.status, response.body + response.stderr).toBe(502);
+        expect(JSON.parse(response.body).error).toMatchObject({
+          code: 'settlement_unavailable',
+          message:
+            'Payment in USDC on BNB Smart Chain is not available right now. Please try again later or choose another payment method.',
+        });
+        expect(await ledgerRows()).toEqual([]);
+        const failed = (await invoiceState(invoiceId)).gatewaylog.filter(
+          (entry) => entry.result === 'Checkout Failed',
+        );
+        expect(failed).toHaveLength(1);
+        expect(failed[0]?.data).toContain(
+          'The service does not offer payment in USDC on BNB Smart Chain for 25.00 EUR: The service lists no payment option for USDC on BNB Smart Chain.',
+        );
+      });
+
       it('refuses a tampered or stale button, and invoices that are not Unpaid', async () => {
         const invoiceId = await install();
         const fields = formFields(await viewInvoice(invoiceId));

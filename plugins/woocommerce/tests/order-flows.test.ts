@@ -1,13 +1,13 @@
 /**
  * Order flows around the checkout and the order (PHP 8, one WordPress boot): refusing a total no
- * rail takes, what the buyer's status box offers once the payment window closed, which orders the
- * status endpoint answers for, the order screen's Crypto Checkout box with "Check payment now", and
- * the throttling of the public endpoints.
+ * rail takes, or an order whose settlement the service does not offer, what the buyer's status box
+ * offers once the payment window closed, which orders the status endpoint answers for, the order
+ * screen's Crypto Checkout box with "Check payment now", and the throttling of the public endpoints.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { count, useShop } from './support/shop.js';
+import { count, lit, useShop } from './support/shop.js';
 
 /** Longer than Runner::BUYER_CHECK_SECONDS, so the buyer's next page checks the service again. */
 const BUYER_CHECK_PAUSE_SECONDS = 6;
@@ -35,6 +35,22 @@ add_filter('pre_http_request', static function ($pre, $args, $url) {
         return new WP_Error('http_request_failed', 'cURL error 7: Failed to connect (test)');
     }
     return $pre;
+}, 10, 3);
+// A server that does not offer some rails (a comma list of slugs, or * for all), with a reason.
+add_filter('http_response', static function ($response, $args, $url) {
+    $reason = (string) get_option('test_unavailable_reason', '');
+    if ($reason !== '' && strpos((string) $url, '/api/payment_options?') !== false && is_array($response)) {
+        $slugs = explode(',', (string) get_option('test_unavailable_slugs', '*'));
+        $body = json_decode((string) $response['body'], true);
+        foreach ($body['data']['payment_options'] as $i => $option) {
+            if ($slugs === ['*'] || in_array($option['slug'], $slugs, true)) {
+                $body['data']['payment_options'][$i]['available'] = false;
+                $body['data']['payment_options'][$i]['unavailable_reason'] = $reason;
+            }
+        }
+        $response['body'] = json_encode($body);
+    }
+    return $response;
 }, 10, 3);
 // A service from before the locked rate: its lookups answer without data.rate.
 add_filter('http_response', static function ($response, $args, $url) {
@@ -142,6 +158,54 @@ add_filter('http_response', static function ($response, $args, $url) {
       } finally {
         await shop.wp.run(`delete_option('test_lookup_without_rate');`);
       }
+    });
+  });
+
+  describe("a service that does not offer the shop's settlement (USDC on Polygon)", () => {
+    /** Places a 42.00 EUR order while the service marks `slugs` unavailable for `reason`. */
+    const placeWhileUnavailable = async (slugs: string, reason: string) => {
+      await shop.wp.run(
+        `update_option('test_unavailable_reason', ${lit(reason)}); update_option('test_unavailable_slugs', ${lit(slugs)});`,
+      );
+      try {
+        return await placeOrder('42.00', 1);
+      } finally {
+        await shop.wp.run(
+          `delete_option('test_unavailable_reason'); delete_option('test_unavailable_slugs');`,
+        );
+      }
+    };
+    const BUYER_NOTICE =
+      'Payment in USDC on Polygon PoS is not available right now. Please try again later or choose another payment method.';
+
+    it("is refused although other rails are offered: the buyer reads that payment in it is not available, the note and the log give the service's reason, nothing is created", async () => {
+      const reason = 'Not offered: this server does not watch USDC on Polygon PoS.';
+      const placed = await placeWhileUnavailable('usdc_polygon', reason);
+      expect(placed.result).toEqual({ result: 'failure' });
+      expect(placed.notices.error?.map((notice) => notice.notice)).toEqual([BUYER_NOTICE]);
+      const order = await viewOrder(placed.order_id);
+      expect(order.status).toBe('pending');
+      expect(order.checkouts).toEqual([]);
+      expect(
+        count(
+          order.notes,
+          `Crypto Checkout: the service does not offer payment in USDC on Polygon PoS right now: ${reason} The buyer was asked to try again later or choose another payment method; the order is still pending.`,
+        ),
+      ).toBe(1);
+      expect(shop.wp.log()).toContain(
+        `ERROR Order ${placed.order_id}: The service does not offer payment in USDC on Polygon PoS for 42.00 EUR: ${reason} The buyer was asked to try again later or choose another payment method.`,
+      );
+    });
+
+    it('says why when no rail is offered at all, not that the amount is outside what the service accepts', async () => {
+      const reason = 'Not offered right now: Polygon PoS cannot be watched.';
+      const placed = await placeWhileUnavailable('*', reason);
+      expect(placed.result).toEqual({ result: 'failure' });
+      expect(placed.notices.error?.map((notice) => notice.notice)).toEqual([BUYER_NOTICE]);
+      const order = await viewOrder(placed.order_id);
+      expect(order.checkouts).toEqual([]);
+      expect(order.notes.some((note) => note.includes('no payment option takes'))).toBe(false);
+      expect(count(order.notes, `right now: ${reason} The buyer was asked`)).toBe(1);
     });
   });
 

@@ -2,7 +2,8 @@
  * The gateway's settings on PHP 8 (one WordPress boot): network, asset and wallet saved only
  * together; saved settings that cannot take payments take the method off the checkout with a notice
  * for the shop managers; the same rules for WooCommerce's REST API and for update_option; and the
- * service URL's reachability, checked on save and shown on the settings page.
+ * service URL's reachability and whether it offers the saved settlement, checked on save and shown
+ * on the settings page.
  */
 import { createServer, type Server } from 'node:http';
 import { closedLoopbackUrl, listenOnLoopback } from '@cryptocheckout/php-testkit';
@@ -37,6 +38,9 @@ describe('settings on PHP 8', () => {
   let impostorUrl: string;
   let impostorHits = 0;
   let closedUrl: string;
+  /** A live service that watches only Solana: its price check offers no USDC on Polygon. */
+  let solanaOnly: Server;
+  let solanaOnlyUrl: string;
 
   beforeAll(async () => {
     impostor = createServer((_request, response) => {
@@ -47,6 +51,41 @@ describe('settings on PHP 8', () => {
     });
     impostorUrl = await listenOnLoopback(impostor);
     closedUrl = await closedLoopbackUrl();
+    const rail = (slug: string, asset: string, network: string, reason?: string) => ({
+      slug,
+      name: slug,
+      kind: 'crypto',
+      asset,
+      network,
+      amount: '10',
+      amount_usd: 10,
+      min_usd: 0.5,
+      max_usd: 100000,
+      available: reason === undefined,
+      ...(reason === undefined ? {} : { unavailable_reason: reason }),
+    });
+    solanaOnly = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          status: 'success',
+          data: {
+            fiat_amount: 10,
+            fiat_currency: 'USD',
+            amount_in_usd: 10,
+            payment_options: [
+              rail(
+                'usdc_polygon',
+                'USDC',
+                'POLYGON',
+                'Not offered: this server does not watch USDC on Polygon PoS.',
+              ),
+              rail('usdc_solana', 'USDC', 'SOLANA'),
+            ],
+          },
+        }),
+      );
+    });
+    solanaOnlyUrl = await listenOnLoopback(solanaOnly);
 
     const activated = await shop.wp.json(`
       require_once ABSPATH . 'wp-admin/includes/plugin.php';
@@ -57,8 +96,10 @@ describe('settings on PHP 8', () => {
   });
 
   afterAll(async () => {
-    impostor?.closeAllConnections();
-    await new Promise<void>((resolve) => (impostor ? impostor.close(() => resolve()) : resolve()));
+    for (const server of [impostor, solanaOnly]) {
+      server?.closeAllConnections();
+      await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    }
   });
 
   const stored = () => shop.wp.json<Record<string, string>>(`echo json_encode(get_option('${OPTION}'));`);
@@ -415,6 +456,34 @@ describe('settings on PHP 8', () => {
           `<span class="cryptocheckout-service-state" data-state="reachable"><strong>Service reachable\\.</strong> Service URL ${shop.service.url.replace(/\./g, '\\.')}: the Crypto Checkout service answers\\. Checked at `,
         ),
       );
+    });
+
+    it("warns when the service answers but does not offer the saved settlement, with the service's reason, and says so on the page", async () => {
+      const saved = await saveSettings({ ...validSettings(), service_url: solanaOnlyUrl });
+      expect(saved.errors).toEqual([]);
+      expect(saved.saved.service_url).toBe(solanaOnlyUrl);
+      const answer = `Service URL ${solanaOnlyUrl}: the Crypto Checkout service answers, but does not offer payment in USDC on Polygon PoS, the settlement you chose: Not offered: this server does not watch USDC on Polygon PoS. Buyers cannot pay with crypto until it does.`;
+      expect(saved.admin_errors).toEqual([
+        `Settings saved, but buyers cannot pay with crypto yet. ${answer}`,
+      ]);
+      expect(shop.wp.log()).toContain(`WARNING Service check after saving the settings: ${answer}`);
+      const page = await settingsPage();
+      expect(page).toContain(
+        'data-state="not_offered"><strong>Service reachable, but your settlement is not offered.</strong> Service URL ',
+      );
+      expect(page).toContain('Not offered: this server does not watch USDC on Polygon PoS.');
+      // The same service offers USDC on Solana: no warning for a shop paid in it.
+      const onSolana = await saveSettings({
+        ...validSettings(),
+        service_url: solanaOnlyUrl,
+        wallet_network: 'SOLANA',
+        wallet_currency: 'USDC',
+        wallet_address: SOLANA_WALLET,
+      });
+      expect(onSolana.errors).toEqual([]);
+      expect(onSolana.admin_errors).toEqual([]);
+      expect(await settingsPage()).toContain('data-state="reachable"');
+      expect((await saveSettings(validSettings())).admin_errors).toEqual([]);
     });
 
     it('a closed port is saved, with a warning naming the URL and the refused connection, and shown as unreachable', async () => {

@@ -7,6 +7,7 @@ namespace CryptoCheckout\Client\Kernel;
 use CryptoCheckout\Client\Client;
 use CryptoCheckout\Client\Exception\CryptoCheckoutException;
 use CryptoCheckout\Client\Exception\NoRailAvailableException;
+use CryptoCheckout\Client\Exception\SettlementUnavailableException;
 use CryptoCheckout\Client\Kernel\Ledger\Ledger;
 use CryptoCheckout\Client\Money;
 use CryptoCheckout\Client\Reconciler;
@@ -60,7 +61,9 @@ final class CheckoutOpener
      *     order_amount?: string, order_currency?: string} $terms order_amount/order_currency: what a
      *     payment books on the order when it differs from the checkout's amount (StoredCheckout)
      * @return array{result: string, checkout: StoredCheckout|null}
-     * @throws NoRailAvailableException when no rail of the service takes the amount (nothing is created)
+     * @throws NoRailAvailableException when the option of the merchant's settlement does not take the amount (nothing is created)
+     * @throws SettlementUnavailableException when the service does not offer the merchant's settlement for
+     *     another reason, or lists no option for it (nothing is recorded)
      * @throws CryptoCheckoutException when the service cannot be reached or refuses the checkout
      */
     public function open(string $orderId, array $terms): array
@@ -117,13 +120,49 @@ final class CheckoutOpener
             }
         }
         $client = ($this->clientFor)($terms['service_url']);
-        // The service accepts a checkout no rail can pay; refuse it here instead (NoRailAvailableException).
-        RailAvailability::assertPayable($client->getPaymentOptions($terms['fiat_amount'], $terms['fiat_currency']), $terms['fiat_amount'], $terms['fiat_currency']);
+        // The service accepts a checkout its payment page cannot take; refuse it here instead, by the
+        // option of the merchant's own settlement (another rail being available pays nothing).
+        RailAvailability::assertPayable(
+            $client->getPaymentOptions($terms['fiat_amount'], $terms['fiat_currency']),
+            $terms['fiat_amount'],
+            $terms['fiat_currency'],
+            $terms['wallet_currency'],
+            $terms['wallet_network']
+        );
         $created = $client->createCheckout($request);
+        $this->assertCreatedPayable($created, $terms);
         $checkout = StoredCheckout::fromCreated($created, $terms, $this->clock->now());
         $this->ledger->add($orderId, $checkout);
         $this->orders->log('info', sprintf('Checkout %s created for %s %s.', $checkout->transactionCode, $checkout->fiatAmount, $checkout->fiatCurrency), ['order' => $orderId, 'transaction' => $checkout->transactionCode]);
         return $checkout;
+    }
+
+    /**
+     * The created checkout's options are priced for the merchant's wallet, which the price check
+     * does not send: a reason only the wallet gives (a Solana token account entered as the wallet)
+     * shows here. Such a checkout is not recorded; unpaid, it expires at the service.
+     *
+     * @param array<string, mixed> $created
+     * @param array<string, string> $terms
+     * @throws SettlementUnavailableException naming the created checkout
+     */
+    private function assertCreatedPayable(array $created, array $terms): void
+    {
+        if (RailAvailability::settlementOption($created, $terms['wallet_currency'], $terms['wallet_network']) === null) {
+            return; // A service that does not price the created checkout's options.
+        }
+        try {
+            RailAvailability::assertPayable($created, $terms['fiat_amount'], $terms['fiat_currency'], $terms['wallet_currency'], $terms['wallet_network']);
+        } catch (SettlementUnavailableException $unavailable) {
+            throw new SettlementUnavailableException(
+                $terms['fiat_amount'],
+                $terms['fiat_currency'],
+                $terms['wallet_currency'],
+                $terms['wallet_network'],
+                $unavailable->getServiceReason(),
+                (string) ($created['transaction_code'] ?? '')
+            );
+        }
     }
 
     /** @param array<string, string> $terms */

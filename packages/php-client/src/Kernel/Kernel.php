@@ -21,7 +21,8 @@ use CryptoCheckout\Client\Kernel\Ledger\SqlPort;
  *   poll()          the scheduled poll                                  → RunOutcome list
  *   open()          "Place order" / pay button                          → CheckoutOpener::open()
  *   check()         an admin's "Check payment now"                      → RunOutcome
- *   probe()         is the service URL a Crypto Checkout service?       → ServiceProbe::probe() + checked_at
+ *   probe()         is the service URL a Crypto Checkout service, offering
+ *                   the merchant's settlement?                         → ServiceProbe::probe() + checked_at
  *   startRefund()   the platform's refund action                        → RefundStart
  *   checkRefunds()  the scheduled poll (with poll()), an admin's check  → RefundRunner::check() list
  *   refunds()       the order panel's refunds (RefundLabels)            → RefundRecord list
@@ -247,24 +248,32 @@ final class Kernel
     }
 
     /**
-     * Whether a Crypto Checkout service answers at $serviceUrl (ServiceProbe), remembered for
-     * PROBE_CACHE_SECONDS unless $fresh.
+     * Whether a Crypto Checkout service answers at $serviceUrl (ServiceProbe) and, given the
+     * merchant's settlement, whether it offers it (offered; problem settlement_not_offered with the
+     * service's reason when not), remembered for PROBE_CACHE_SECONDS unless $fresh. A remembered
+     * answer is reused only for the same settlement.
      *
      * @param int $timeoutSeconds 1 to ServiceProbe::TIMEOUT_SECONDS (a buyer's payment step waits less)
-     * @return array{reachable: bool, problem: string|null, message: string, checked_at: int}
+     * @param array<string, mixed> $settlement the merchant's settings, of which wallet_currency and
+     *     wallet_network (SettingsRules::ASSET, SettingsRules::NETWORK) are read; []: reachability only
+     * @return array{reachable: bool, problem: string|null, message: string, offered: bool|null, checked_at: int, settlement: string}
      */
-    public function probe(string $serviceUrl, bool $fresh = false, int $timeoutSeconds = ServiceProbe::TIMEOUT_SECONDS): array
+    public function probe(string $serviceUrl, bool $fresh = false, int $timeoutSeconds = ServiceProbe::TIMEOUT_SECONDS, array $settlement = []): array
     {
+        $asset = strtoupper(SettingsRules::text($settlement[SettingsRules::ASSET] ?? ''));
+        $network = strtoupper(SettingsRules::text($settlement[SettingsRules::NETWORK] ?? ''));
+        $asked = $asset === '' || $network === '' ? '' : $asset . ' ' . $network;
         $key = 'probe:' . sha1($serviceUrl);
         $now = $this->clock->now();
         if (!$fresh) {
             $cached = json_decode((string) $this->ledger->value($key, $now), true);
-            if (is_array($cached) && isset($cached['reachable'], $cached['message'], $cached['checked_at'])) {
-                return $cached;
+            if (is_array($cached) && isset($cached['reachable'], $cached['message'], $cached['checked_at']) && ($cached['settlement'] ?? '') === $asked) {
+                return $cached + ['offered' => null];
             }
         }
         $transport = $this->transport ?? Client::createDefaultTransport();
-        $result = (new ServiceProbe($transport, $this->translate, $timeoutSeconds))->probe($serviceUrl) + ['checked_at' => $now];
+        $probe = new ServiceProbe($transport, $this->translate, $timeoutSeconds);
+        $result = ($asked === '' ? $probe->probe($serviceUrl) : $probe->probe($serviceUrl, $asset, $network)) + ['checked_at' => $now, 'settlement' => $asked];
         $this->ledger->putValue($key, (string) json_encode($result), $now + self::PROBE_CACHE_SECONDS);
         return $result;
     }

@@ -11,6 +11,7 @@ use CryptoCheckout\Client\Exception\NetworkException;
 use CryptoCheckout\Client\Exception\SettingsException;
 use CryptoCheckout\Client\Exception\UnexpectedResponseException;
 use CryptoCheckout\Client\Http\Transport;
+use CryptoCheckout\Client\Wallet\Networks;
 
 /**
  * Is a Crypto Checkout service answering at this service URL? A settings page asks when the URL is
@@ -22,9 +23,16 @@ use CryptoCheckout\Client\Http\Transport;
  * JSON envelope. The service's own error envelope for a refused request (4xx) still proves it is
  * there; a 5xx envelope means it is there but failing. Anything else names what went wrong.
  *
- * The result is {reachable, problem, message}: problem is one of the PROBLEM_* codes (null when
- * reachable), message a sentence naming the URL and what failed, English with %placeholders%
- * passed through the platform's translate callable (as SettingsRules does).
+ * Given the merchant's settlement (asset and network), the same answer also says whether the service
+ * offers it: the option whose asset and network are the merchant's must be listed and available
+ * (RailAvailability::settlementOption), else buyers could not pay however well the service answers
+ * (a server that does not watch that network, or cannot right now, a stablecoin under its floor).
+ *
+ * The result is {reachable, problem, message, offered}: problem is one of the PROBLEM_* codes (null
+ * when reachable and nothing is wrong), message a sentence naming the URL and what failed (with the
+ * service's reason when the settlement is not offered), English with %placeholders% passed through
+ * the platform's translate callable (as SettingsRules does); offered is whether the service offers
+ * the settlement, null when none was given or the service's answer did not say.
  */
 final class ServiceProbe
 {
@@ -45,6 +53,8 @@ final class ServiceProbe
     public const PROBLEM_NOT_SERVICE = 'not_service';
     /** The service's own error envelope with a 5xx status: it is there, but failing. */
     public const PROBLEM_SERVICE_ERROR = 'service_error';
+    /** The service answers, but does not offer the merchant's settlement (reachable stays true). */
+    public const PROBLEM_NOT_OFFERED = 'settlement_not_offered';
 
     private Transport $transport;
     /** @var callable(string, array<string, string>): string|null */
@@ -63,9 +73,11 @@ final class ServiceProbe
     }
 
     /**
-     * @return array{reachable: bool, problem: string|null, message: string}
+     * @param string $asset the merchant's settlement asset ("USDC"); '' (with $network ''): reachability only
+     * @param string $network the merchant's network id ("POLYGON")
+     * @return array{reachable: bool, problem: string|null, message: string, offered: bool|null}
      */
-    public function probe(string $serviceUrl): array
+    public function probe(string $serviceUrl, string $asset = '', string $network = ''): array
     {
         try {
             $url = SettingsRules::serviceUrl($serviceUrl, $this->translate);
@@ -74,8 +86,11 @@ final class ServiceProbe
         }
         $client = Client::forServiceOrigin($url, $this->transport, $this->timeoutSeconds);
         try {
-            $client->getPaymentOptions(self::PROBE_AMOUNT, self::PROBE_CURRENCY);
-            return $this->reachable($url);
+            $options = $client->getPaymentOptions(self::PROBE_AMOUNT, self::PROBE_CURRENCY);
+            if ($asset === '' || $network === '') {
+                return $this->reachable($url);
+            }
+            return $this->settlement($url, $options, strtoupper($asset), strtoupper($network));
         } catch (ApiException $exception) {
             if ($exception->getHttpStatus() < 500) {
                 return $this->reachable($url);
@@ -111,7 +126,33 @@ final class ServiceProbe
         }
     }
 
-    /** @return array{reachable: bool, problem: string|null, message: string} */
+    /**
+     * Whether the answer offers the merchant's settlement.
+     *
+     * @param array<string, mixed> $options the data of GET /payment_options
+     * @return array{reachable: bool, problem: string|null, message: string, offered: bool|null}
+     */
+    private function settlement(string $url, array $options, string $asset, string $network): array
+    {
+        $option = RailAvailability::settlementOption($options, $asset, $network);
+        if ($option !== null && ($option['available'] ?? false) === true) {
+            $result = $this->reachable($url);
+            $result['offered'] = true;
+            return $result;
+        }
+        $info = Networks::get($network);
+        $parameters = ['%url%' => $url, '%asset%' => $asset, '%network%' => $info === null ? $network : (string) $info['name']];
+        if ($option === null) {
+            $message = $this->say('Service URL %url%: the Crypto Checkout service answers, but lists no payment option for %asset% on %network%, the settlement you chose. Buyers cannot pay with crypto; choose an asset and network the service offers.', $parameters);
+        } else {
+            $reason = $option['unavailable_reason'] ?? null;
+            $parameters['%reason%'] = is_string($reason) && trim($reason) !== '' ? trim($reason) : '-';
+            $message = $this->say('Service URL %url%: the Crypto Checkout service answers, but does not offer payment in %asset% on %network%, the settlement you chose: %reason% Buyers cannot pay with crypto until it does.', $parameters);
+        }
+        return ['reachable' => true, 'problem' => self::PROBLEM_NOT_OFFERED, 'message' => $message, 'offered' => false];
+    }
+
+    /** @return array{reachable: bool, problem: string|null, message: string, offered: bool|null} */
     private function notService(string $url): array
     {
         return $this->problem(self::PROBLEM_NOT_SERVICE, 'Service URL %url%: something answers there, but it is not a Crypto Checkout service (%path% did not return the service\'s JSON). Check the address.', [
@@ -120,7 +161,7 @@ final class ServiceProbe
         ]);
     }
 
-    /** @return array{reachable: bool, problem: string|null, message: string} */
+    /** @return array{reachable: bool, problem: string|null, message: string, offered: bool|null} */
     private function reachable(string $url): array
     {
         return self::result(true, null, $this->say('Service URL %url%: the Crypto Checkout service answers.', ['%url%' => $url]));
@@ -128,17 +169,17 @@ final class ServiceProbe
 
     /**
      * @param array<string, string> $parameters
-     * @return array{reachable: bool, problem: string|null, message: string}
+     * @return array{reachable: bool, problem: string|null, message: string, offered: bool|null}
      */
     private function problem(string $problem, string $text, array $parameters): array
     {
         return self::result(false, $problem, $this->say($text, $parameters));
     }
 
-    /** @return array{reachable: bool, problem: string|null, message: string} */
+    /** @return array{reachable: bool, problem: string|null, message: string, offered: bool|null} */
     private static function result(bool $reachable, ?string $problem, string $message): array
     {
-        return ['reachable' => $reachable, 'problem' => $problem, 'message' => $message];
+        return ['reachable' => $reachable, 'problem' => $problem, 'message' => $message, 'offered' => null];
     }
 
     /** @param array<string, string> $parameters */

@@ -73,6 +73,12 @@ final class Settings
         return $value === false || $value === null ? (string) (self::defaults()[$key] ?? '') : (string) $value;
     }
 
+    /** The saved settlement (asset and network) under the kernel's field keys, as Kernel::probe() reads it. */
+    public static function settlement(): array
+    {
+        return [SettingsRules::ASSET => self::get(self::ASSET), SettingsRules::NETWORK => self::get(self::NETWORK)];
+    }
+
     /** True once the saved service URL, network, asset and wallet can take payments: only then is the payment option offered. */
     public static function isComplete(): bool
     {

@@ -11,7 +11,9 @@ use CryptoCheckout\WooCommerce\Admin\Settings;
 use CryptoCheckout\WooCommerce\Helper\Kernel;
 use CryptoCheckout\WooCommerce\Plugin;
 use CryptoCheckout\WooCommerce\Vendor\Client\Exception\NoRailAvailableException;
+use CryptoCheckout\WooCommerce\Vendor\Client\Exception\SettlementUnavailableException;
 use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\CheckoutOpener;
+use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\ServiceProbe;
 use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\SettingsRules;
 use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\StartProblem;
 use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\StoredCheckout;
@@ -142,10 +144,14 @@ class Gateway extends \WC_Payment_Gateway
             $messages[] = __('Network, settlement asset and wallet address were left as they were: they are saved together, once all three fit each other.', 'cryptocheckout-for-woocommerce');
         }
         $serviceUrl = (string) $this->get_option(SettingsRules::SERVICE_URL);
-        $probe = $serviceUrl === '' ? null : Kernel::get()->probe($serviceUrl, true);
+        $probe = $serviceUrl === '' ? null : Kernel::get()->probe($serviceUrl, true, ServiceProbe::TIMEOUT_SECONDS, $this->serviceConfig() ?? []);
         if ($probe !== null && !$probe['reachable']) {
             /* translators: %s: what the check of the service found, naming the URL */
             $messages[] = sprintf(__('Settings saved, but the service does not answer as it should. %s', 'cryptocheckout-for-woocommerce'), $probe['message']);
+            Kernel::log('warning', 'Service check after saving the settings: ' . $probe['message'], ['problem' => $probe['problem']]);
+        } elseif ($probe !== null && $probe['offered'] === false) {
+            /* translators: %s: the service's answer, naming the URL, the settlement and why it is not offered */
+            $messages[] = sprintf(__('Settings saved, but buyers cannot pay with crypto yet. %s', 'cryptocheckout-for-woocommerce'), $probe['message']);
             Kernel::log('warning', 'Service check after saving the settings: ' . $probe['message'], ['problem' => $probe['problem']]);
         }
         array_map(['WC_Admin_Settings', 'add_error'], $messages);
@@ -237,17 +243,23 @@ class Gateway extends \WC_Payment_Gateway
         return $order instanceof \WC_Order && $this->supports('refunds') && Refunds::canRefund($order);
     }
 
-    /** The settings page, with whether the service answers under the service URL field (checked at most once a minute). */
+    /**
+     * The settings page, with whether the service answers under the service URL field, and whether
+     * it offers the saved settlement (checked at most once a minute).
+     */
     public function admin_options()
     {
         $serviceUrl = (string) $this->get_option(SettingsRules::SERVICE_URL);
         if ($serviceUrl !== '' && isset($this->form_fields[SettingsRules::SERVICE_URL]) && current_user_can('manage_woocommerce')) {
-            $probe = Kernel::get()->probe($serviceUrl);
+            $probe = Kernel::get()->probe($serviceUrl, false, ServiceProbe::TIMEOUT_SECONDS, $this->serviceConfig() ?? []);
+            $notOffered = $probe['reachable'] && $probe['offered'] === false;
             $this->form_fields[SettingsRules::SERVICE_URL]['description'] = trim(sprintf(
                 '%s <span class="cryptocheckout-service-state" data-state="%s"><strong>%s</strong> %s %s</span>',
                 (string) ($this->form_fields[SettingsRules::SERVICE_URL]['description'] ?? ''),
-                esc_attr($probe['reachable'] ? 'reachable' : 'unreachable'),
-                esc_html($probe['reachable'] ? __('Service reachable.', 'cryptocheckout-for-woocommerce') : __('Service unreachable.', 'cryptocheckout-for-woocommerce')),
+                esc_attr($notOffered ? 'not_offered' : ($probe['reachable'] ? 'reachable' : 'unreachable')),
+                esc_html($notOffered
+                    ? __('Service reachable, but your settlement is not offered.', 'cryptocheckout-for-woocommerce')
+                    : ($probe['reachable'] ? __('Service reachable.', 'cryptocheckout-for-woocommerce') : __('Service unreachable.', 'cryptocheckout-for-woocommerce'))),
                 esc_html($probe['message']),
                 /* translators: %s: time of the check */
                 esc_html(sprintf(__('Checked at %s.', 'cryptocheckout-for-woocommerce'), wp_date((string) get_option('time_format', 'H:i'), (int) $probe['checked_at'])))
@@ -342,10 +354,24 @@ class Gateway extends \WC_Payment_Gateway
         $order->add_order_note($note);
     }
 
-    /** Why no checkout was opened, for the owner: a total no payment option takes is a warning, anything else an error. */
+    /**
+     * Why no checkout was opened, for the owner: a total no payment option takes is a warning, a
+     * settlement the service does not offer (with its reason) and anything else an error.
+     */
     private static function noteStartProblem(\WC_Order $order, \Throwable $problem): void
     {
         $reason = StartProblem::forOwner($problem);
+        if ($problem instanceof SettlementUnavailableException) {
+            Kernel::log('error', sprintf('Order %d: %s The buyer was asked to try again later or choose another payment method.', $order->get_id(), $reason));
+            $order->add_order_note(sprintf(
+                /* translators: 1: settlement asset, 2: its network, 3: the service's reason (its own words) */
+                __('Crypto Checkout: the service does not offer payment in %1$s on %2$s right now: %3$s The buyer was asked to try again later or choose another payment method; the order is still pending.', 'cryptocheckout-for-woocommerce'),
+                $problem->getAsset(),
+                $problem->getNetworkName(),
+                $problem->getReason()
+            ));
+            return;
+        }
         if ($problem instanceof NoRailAvailableException) {
             Kernel::log('warning', sprintf('Order %d: %s The buyer was asked to choose another payment method.', $order->get_id(), $reason));
             $order->add_order_note(sprintf(

@@ -24,6 +24,16 @@ final class ScriptedService implements Transport
     /** GET /payment_options questions (not counted as lookups). */
     public int $optionQuestions = 0;
     /**
+     * What GET /payment_options lists for an amount, when a test sets it (each option completed with
+     * the defaults of optionFor()); null: USDC on Polygon and USDC, USDT and SOL on Solana, each
+     * available from 0.50 USD.
+     *
+     * @var list<array<string, mixed>>|null
+     */
+    public ?array $paymentOptions = null;
+    /** @var list<array<string, mixed>> what POST /checkout answers in payment_options (priced for the wallet) */
+    public array $createdOptions = [];
+    /**
      * Where refund calls go (/api/refund…, the claim page): a real transport to the refund service
      * on loopback; null: there is none.
      */
@@ -55,20 +65,31 @@ final class ScriptedService implements Transport
                 'status' => 'pending',
                 'amount_in_usd' => $this->transactions[$code]['amount_in_usd'],
                 'checkout_url' => 'https://pay.example.com/pay/' . $code,
-                'payment_options' => [],
+                'payment_options' => array_map(static function (array $option): array {
+                    return self::optionFor('27.00', $option);
+                }, $this->createdOptions),
                 'expires_at' => $this->transactions[$code]['expires_at'],
             ]]);
         }
         parse_str((string) parse_url($url, PHP_URL_QUERY), $query);
         if (strpos($url, '/payment_options') !== false) {
-            // One rail whose minimum is 0.50 USD; amounts priced 1:1.
+            // Rails whose minimum is 0.50 USD unless the test lists others; amounts priced 1:1.
             $amount = (string) ($query['fiat_amount'] ?? '0');
             $this->optionQuestions++;
+            $available = Money::compare($amount, '0.50') >= 0;
+            $options = $this->paymentOptions ?? [
+                ['available' => $available],
+                ['slug' => 'usdc_solana', 'name' => 'USDC on Solana', 'network' => 'SOLANA', 'available' => $available],
+                ['slug' => 'usdt_solana', 'name' => 'USDT on Solana', 'asset' => 'USDT', 'network' => 'SOLANA', 'available' => $available],
+                ['slug' => 'sol_solana', 'name' => 'Solana', 'asset' => 'SOL', 'network' => 'SOLANA', 'available' => $available],
+            ];
             return self::json(200, ['status' => 'success', 'data' => [
                 'fiat_amount' => (float) $amount,
                 'fiat_currency' => (string) ($query['fiat_currency'] ?? ''),
                 'amount_in_usd' => (float) $amount,
-                'payment_options' => [['slug' => 'usdc_polygon', 'name' => 'USDC on Polygon', 'kind' => 'crypto', 'asset' => 'USDC', 'network' => 'POLYGON', 'amount' => $amount, 'amount_usd' => (float) $amount, 'min_usd' => 0.5, 'max_usd' => 100000, 'available' => Money::compare($amount, '0.50') >= 0]],
+                'payment_options' => array_map(static function (array $option) use ($amount): array {
+                    return self::optionFor($amount, $option);
+                }, $options),
             ]]);
         }
         $this->lookups++;
@@ -89,6 +110,29 @@ final class ScriptedService implements Transport
             }
         }
         $this->transactions[$code] = $fields + $this->transactions[$code];
+    }
+
+    /**
+     * One option as the service lists it: usdc_polygon from 0.50 USD, available, unless $fields say
+     * otherwise (slug, asset, network, min_usd, available, unavailable_reason …).
+     *
+     * @param array<string, mixed> $fields
+     * @return array<string, mixed>
+     */
+    private static function optionFor(string $amount, array $fields): array
+    {
+        return $fields + [
+            'slug' => 'usdc_polygon',
+            'name' => 'USDC on Polygon',
+            'kind' => 'crypto',
+            'asset' => 'USDC',
+            'network' => 'POLYGON',
+            'amount' => $amount,
+            'amount_usd' => (float) $amount,
+            'min_usd' => 0.5,
+            'max_usd' => 100000,
+            'available' => true,
+        ];
     }
 
     /** @param array<string, mixed> $request */

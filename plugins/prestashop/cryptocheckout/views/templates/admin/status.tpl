@@ -10,6 +10,9 @@
     <dd data-cryptocheckout-reachable="{if $cryptocheckout_reachable}yes{else}no{/if}">
       {if $cryptocheckout_reachable}
         <span class="label label-success">{l s='Reachable' d='Modules.Cryptocheckout.Admin'}</span>
+        {if $cryptocheckout_not_offered}
+          <span class="label label-warning" data-cryptocheckout-not-offered>{l s='Settlement not offered' d='Modules.Cryptocheckout.Admin'}</span> {$cryptocheckout_not_offered|escape:'html':'UTF-8'}
+        {/if}
       {else}
         <span class="label label-danger">{l s='Not reachable' d='Modules.Cryptocheckout.Admin'}</span> {$cryptocheckout_problem|escape:'html':'UTF-8'}
       {/if}
