@@ -156,16 +156,25 @@ export class CheckoutService implements PaymentSink {
       { transactionCode: row.transaction_code, reference: row.external_reference, amountInUsd },
       'checkout created',
     );
+    const wallet = {
+      address: input.customer.wallet_address,
+      asset: input.customer.crypto_currency,
+      network: input.customer.crypto_currency_network,
+    };
+    // The options answered below then say why a wallet cannot be paid (a Solana token account).
+    await this.deps.rails.inspectWallet?.(wallet);
     return {
       transaction_code: row.transaction_code,
       status: 'pending',
       amount_in_usd: Number(amountInUsd),
       checkout_url: checkoutUrlOf(this.deps.publicUrl(), row.transaction_code),
-      payment_options: await this.pricing.priceRails(amountInUsd, amount, input.fiat_currency, undefined, {
-        address: input.customer.wallet_address,
-        asset: input.customer.crypto_currency,
-        network: input.customer.crypto_currency_network,
-      }),
+      payment_options: await this.pricing.priceRails(
+        amountInUsd,
+        amount,
+        input.fiat_currency,
+        undefined,
+        wallet,
+      ),
       expires_at: row.expires_at,
     };
   }

@@ -23,6 +23,7 @@ export function combinedRailProvider(families: readonly RailFamily[]): PaymentRa
     tokenOverride: (rail) => forRail(rail).tokenOverride?.(rail),
     paysOutByForward: (wallet) => forWallet(wallet).paysOutByForward?.(wallet) ?? false,
     sharesAmountPool: (wallet) => forWallet(wallet).sharesAmountPool?.(wallet) ?? false,
+    inspectWallet: async (wallet) => forWallet(wallet).inspectWallet?.(wallet),
     isTokenAccount: async (network, address) =>
       (await forNetwork(network).isTokenAccount?.(network, address)) ?? false,
     fiatRedirectUrl: (transactionCode, rail, publicUrl) =>

@@ -138,6 +138,11 @@ export interface PaymentRailProvider {
    */
   paysOutByForward?(wallet: MerchantWallet): boolean;
   /**
+   * Looks a merchant's wallet up on its chain (at most once per address), so that
+   * {@link availability} can give the reason a wallet cannot be paid (a Solana token account).
+   */
+  inspectWallet?(wallet: MerchantWallet): Promise<void>;
+  /**
    * Whether `address` on `network` is a token account rather than a wallet (Solana): a token sent to a
    * payment request for it lands where ordinary wallets cannot reach. False when unknown.
    */

@@ -110,6 +110,9 @@ export function solanaRailProvider(dependencies: {
       const mint = assetOf(rail)?.mint;
       return config.customMints && mint ? { contract: mint } : undefined;
     },
+    async inspectWallet(wallet) {
+      if (wallet.network.toUpperCase() === 'SOLANA') await checkWallet(wallet.address);
+    },
     async isTokenAccount(network, address) {
       if (network !== 'SOLANA') return false;
       await checkWallet(address);
