@@ -355,6 +355,10 @@ describe('Solana live mode (litesvm behind a loopback JSON-RPC endpoint)', () =>
       expect(health.consecutiveFailures).toBeGreaterThan(0);
       expect(health.lastError).toMatch(/HTTP 503|fetch failed|socket/);
     });
+    // The wallet check cannot ask the endpoint now: the checkout is still created and payable.
+    const unchecked = (await chain.newWallet(1_000_000_000n)).address;
+    const created = await server.client.createCheckout(solanaCheckoutBody(unchecked, 'USDC'));
+    expect(created.payment_options.find((option) => option.slug === 'usdc_solana')?.available).toBe(true);
     await payToken(mints.usdc, link.amount, request.reference);
     chain.finalize();
     chain.rpc.down = false;

@@ -23,6 +23,9 @@ const TOKEN_PROGRAMS: ReadonlySet<string> = new Set([
   'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb',
 ]);
 
+/** How long the wallet check waits for the endpoint before letting the checkout through (ms). */
+const WALLET_CHECK_TIMEOUT_MS = 2000;
+
 const TOKEN_ACCOUNT_REASON =
   "Not offered: the shop's Solana address is a token account, not a wallet; payments sent to it could not be reached. The shop must enter its wallet address.";
 
@@ -41,7 +44,8 @@ export function solanaRailProvider(dependencies: {
   const references = new SolanaRepository(dependencies.db);
   const transfers = new LiveRailRepository(dependencies.db);
   let watcher: SolanaWatcher | undefined;
-  const rpc = new SolanaRpc(config.rpcUrl);
+  // Asked while a checkout is created: a slow endpoint must not hold the shop's request for long.
+  const rpc = new SolanaRpc(config.rpcUrl, WALLET_CHECK_TIMEOUT_MS);
   /** Merchant addresses known to be token accounts, not wallets (an account's owner program never changes). */
   const tokenAccounts = new Set<string>();
   const checkedWallets = new Set<string>();

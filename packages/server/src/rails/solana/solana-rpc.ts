@@ -59,7 +59,11 @@ export interface SignatureStatus {
 export class SolanaRpc {
   readonly calls = new Map<string, number>();
 
-  constructor(private readonly url: string) {}
+  constructor(
+    private readonly url: string,
+    /** How long a call may take before it fails (ms). */
+    private readonly timeoutMs = CALL_TIMEOUT_MS,
+  ) {}
 
   /** Calls made so far, all methods together. */
   get totalCalls(): number {
@@ -113,7 +117,7 @@ export class SolanaRpc {
   private async call<T>(method: string, params: unknown[]): Promise<T> {
     this.calls.set(method, (this.calls.get(method) ?? 0) + 1);
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), CALL_TIMEOUT_MS);
+    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
     let body: { result?: T; error?: { code: number; message: string } };
     try {
       const response = await fetch(this.url, {
@@ -127,7 +131,7 @@ export class SolanaRpc {
     } catch (error) {
       if (error instanceof SolanaRpcError) throw error;
       const reason = controller.signal.aborted
-        ? `no answer within ${CALL_TIMEOUT_MS / 1000} s`
+        ? `no answer within ${this.timeoutMs / 1000} s`
         : (((error as Error).cause as Error | undefined)?.message ?? (error as Error).message);
       throw new SolanaRpcError(method, reason);
     } finally {
