@@ -10,14 +10,13 @@
 // Prints requests/s, answers by status, tags held by tier, and the genuine buyer's answer; no pass/fail.
 // Knobs (defaults): BENCH_FLOOD_REQUESTS (10100), BENCH_FLOOD_CONCURRENCY (16),
 // BENCH_FLOOD_RUNS (one,many,unlimited).
-import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { importLocalChain } from './local-chain-import.mjs';
+import { startServerChild, stopServerChildren } from './server-children.mjs';
 
 const environment = process.env;
 const REQUESTS = Number(environment.BENCH_FLOOD_REQUESTS ?? 10_100);
@@ -27,7 +26,6 @@ const MERCHANT_WALLET = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const GENUINE_BUYER = '127.0.0.2';
 const MANY_ADDRESSES = Array.from({ length: 240 }, (_, index) => `127.0.0.${10 + index}`);
 
-const here = fileURLToPath(new URL('.', import.meta.url));
 const benchStart = performance.now();
 const progress = (line) =>
   process.stdout.write(`  [${((performance.now() - benchStart) / 1000).toFixed(1)} s] ${line}\n`);
@@ -39,30 +37,6 @@ const temporaryDirectory = () => {
   directories.push(directory);
   return directory;
 };
-
-const children = new Set();
-
-/** Starts the built server in a child process (bench/watcher-server-child.mjs); resolves once it listens. */
-function startServerChild(options) {
-  return new Promise((resolve, reject) => {
-    const child = fork(join(here, 'watcher-server-child.mjs'), [JSON.stringify(options)], {
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    });
-    const exited = new Promise((done) => child.once('exit', done));
-    children.add(child);
-    exited.then(() => children.delete(child));
-    child.once('message', ({ url }) =>
-      resolve({
-        url,
-        stop: () => {
-          child.kill('SIGTERM');
-          return exited;
-        },
-      }),
-    );
-    child.once('exit', (code) => reject(new Error(`watcher-server-child.mjs exited with ${code}`)));
-  });
-}
 
 /** One kept-alive agent per local address, so each request leaves from the address it names. */
 const agents = new Map();
@@ -239,7 +213,7 @@ try {
     for (const answer of result.answers) console.log(`    genuine buyer: ${answer}`);
   }
 } finally {
-  for (const child of children) child.kill('SIGKILL');
+  await stopServerChildren('SIGKILL');
   for (const agent of agents.values()) agent.destroy();
   for (const directory of directories) rmSync(directory, { recursive: true, force: true });
 }

@@ -1,16 +1,13 @@
-// Loads the tests' local chain (packages/server/test/live/local-chain.ts) into a benchmark: the same
-// chain, proxy and token as the tests, not a copy of them.
-import { join } from 'node:path';
+// Loads the tests' chains (packages/server/test/live/local-chain.ts, the EVM one, and
+// packages/server/test/solana/solana-test-chain.ts) into a benchmark: the same chain, proxy and
+// tokens as the tests, not a copy of them.
+import { basename, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 
-const localChainSource = fileURLToPath(
-  new URL('../packages/server/test/live/local-chain.ts', import.meta.url),
-);
-
 /**
  * The bundle sits in a temp folder, where Node finds no node_modules: each npm package (ganache, viem,
- * solc) stays external as the file URL it resolves to from local-chain.ts.
+ * solc, litesvm, @solana/kit) stays external as the file URL it resolves to from the source.
  */
 const packagesFromSource = {
   name: 'packages-from-source',
@@ -29,20 +26,31 @@ const packagesFromSource = {
   },
 };
 
-/** Bundles local-chain.ts into `directory` and imports it; resolves to the module (startLocalChain, …). */
-export async function importLocalChain(directory) {
-  const outfile = join(directory, 'local-chain.mjs');
+/** Bundles the test file `relativePath` (from the repository root) into `directory` and imports it. */
+async function importTestSupport(relativePath, directory) {
+  const source = fileURLToPath(new URL(`../${relativePath}`, import.meta.url));
+  const outfile = join(directory, basename(source).replace(/\.ts$/, '.mjs'));
   await esbuild.build({
-    entryPoints: [localChainSource],
+    entryPoints: [source],
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
     outfile,
     plugins: [packagesFromSource],
-    // TestToken.sol and solc are found beside the source file, not beside the bundle.
-    define: { 'import.meta.url': JSON.stringify(pathToFileURL(localChainSource).href) },
+    // Files the module reads beside itself (TestToken.sol, solc) are found beside the source, not the bundle.
+    define: { 'import.meta.url': JSON.stringify(pathToFileURL(source).href) },
     logLevel: 'silent',
   });
   return import(pathToFileURL(outfile).href);
+}
+
+/** Bundles local-chain.ts into `directory` and imports it; resolves to the module (startLocalChain, …). */
+export function importLocalChain(directory) {
+  return importTestSupport('packages/server/test/live/local-chain.ts', directory);
+}
+
+/** Bundles solana-test-chain.ts into `directory` and imports it; resolves to the module (startSolanaTestChain, …). */
+export function importSolanaTestChain(directory) {
+  return importTestSupport('packages/server/test/solana/solana-test-chain.ts', directory);
 }

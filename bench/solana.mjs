@@ -16,16 +16,15 @@
 // Prints figures to compare between versions; no pass/fail thresholds.
 // Knobs (defaults): BENCH_SOLANA_SIZES (1000,100000), BENCH_SOLANA_POLLS (30), BENCH_SOLANA_PAYMENTS (3),
 // BENCH_SOLANA_POLL_MS (100, calls part), BENCH_SOLANA_WEBHOOKS (50), BENCH_SOLANA_WEBHOOK_POLL_MS (2000,200).
-import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { decimalToScaled } from '@cryptocheckout/core';
 import Database from 'better-sqlite3';
-import * as esbuild from 'esbuild';
 import { checkoutReference } from '../packages/server/dist/rails/solana/solana-addresses.js';
+import { importSolanaTestChain } from './local-chain-import.mjs';
+import { api, startServerChild, stopServerChildren } from './server-children.mjs';
 
 const environment = process.env;
 const numbers = (value, fallback) => (value ?? fallback).split(',').map(Number);
@@ -55,7 +54,6 @@ if (
   );
 }
 
-const here = fileURLToPath(new URL('.', import.meta.url));
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const seconds = (ms) => (ms / 1000).toFixed(1);
 const benchStart = performance.now();
@@ -71,81 +69,6 @@ const temporaryDirectory = () => {
   directories.push(directory);
   return directory;
 };
-
-/**
- * Bundles the tests' Solana chain into `directory` and imports it: the same chain as the tests, not a
- * copy. Each npm package (litesvm, @solana/kit, …) stays external as the file URL it resolves to from
- * the source, since Node finds no node_modules beside the bundle.
- */
-async function importSolanaTestChain(directory) {
-  const source = fileURLToPath(
-    new URL('../packages/server/test/solana/solana-test-chain.ts', import.meta.url),
-  );
-  const outfile = join(directory, 'solana-test-chain.mjs');
-  await esbuild.build({
-    entryPoints: [source],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile,
-    logLevel: 'silent',
-    plugins: [
-      {
-        name: 'packages-from-source',
-        setup(build) {
-          build.onResolve({ filter: /^[^./]/ }, async (args) => {
-            if (args.pluginData === 'inner' || args.path.startsWith('node:')) return undefined;
-            const found = await build.resolve(args.path, {
-              kind: args.kind,
-              importer: args.importer,
-              resolveDir: args.resolveDir,
-              pluginData: 'inner',
-            });
-            if (found.errors.length > 0 || found.external) return found;
-            return { path: pathToFileURL(found.path).href, external: true };
-          });
-        },
-      },
-    ],
-  });
-  return import(pathToFileURL(outfile).href);
-}
-
-const children = new Map();
-
-/** Starts the built server in a child process (bench/watcher-server-child.mjs); resolves once it listens. */
-function startServerChild(options) {
-  return new Promise((resolve, reject) => {
-    const child = fork(join(here, 'watcher-server-child.mjs'), [JSON.stringify(options)], {
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    });
-    const exited = new Promise((done) => child.once('exit', done));
-    children.set(child, exited);
-    exited.then(() => children.delete(child));
-    child.once('message', ({ url }) =>
-      resolve({
-        url,
-        stop: () => {
-          child.kill('SIGTERM');
-          return exited;
-        },
-      }),
-    );
-    child.once('exit', (code) => reject(new Error(`watcher-server-child.mjs exited with ${code}`)));
-  });
-}
-
-async function api(server, method, path, body) {
-  const response = await fetch(`${server.url}/api${path}`, {
-    method,
-    headers: body ? { 'content-type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = await response.json();
-  if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${JSON.stringify(json)}`);
-  return json.data;
-}
 
 /** Opens a live checkout paid in USDC on Solana to `wallet`; returns its code, reference and amount due. */
 async function openCheckout(server, wallet, externalReference, webhookUrl) {
@@ -523,10 +446,7 @@ try {
   console.log(`\nTotal ${elapsed()}.`);
 } finally {
   pollTracker = undefined;
-  for (const [child, exited] of children) {
-    child.kill('SIGTERM');
-    await exited;
-  }
+  await stopServerChildren();
   receiver.close();
   await chain?.stop();
   for (const directory of directories) rmSync(directory, { recursive: true, force: true });

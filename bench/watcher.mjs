@@ -24,6 +24,7 @@ import { decimalToScaled } from '@cryptocheckout/core';
 import Database from 'better-sqlite3';
 import { getAddress, keccak256, toHex } from 'viem';
 import { importLocalChain } from './local-chain-import.mjs';
+import { api } from './server-children.mjs';
 import { checkDepositKnobs, depositBenchmarks } from './watcher-deposits.mjs';
 
 const environment = process.env;
@@ -93,17 +94,6 @@ function startServerChild(options) {
     );
     child.once('exit', (code) => reject(new Error(`watcher-server-child.mjs exited with ${code}`)));
   });
-}
-
-async function api(server, method, path, body) {
-  const response = await fetch(`${server.url}/api${path}`, {
-    method,
-    headers: body ? { 'content-type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = await response.json();
-  if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${JSON.stringify(json)}`);
-  return json.data;
 }
 
 /** Opens a live checkout paid in USDC on Polygon to `wallet` and returns the exact amount it asks for. */

@@ -5,6 +5,7 @@ import {
   listenOnLoopback,
   phpString,
   type SandboxService,
+  SOLANA_ONLY_PAYMENT_OPTIONS,
   startSandboxService,
 } from '@cryptocheckout/php-testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,33 +22,6 @@ interface Probe {
   message: string;
   offered: boolean | null;
 }
-
-/** One rail of a GET /payment_options answer, as the service lists it. */
-const rail = (slug: string, asset: string, network: string, reason?: string) => ({
-  slug,
-  name: slug,
-  kind: 'crypto',
-  asset,
-  network,
-  amount: '10',
-  amount_usd: 10,
-  min_usd: 0.5,
-  max_usd: 100000,
-  available: reason === undefined,
-  ...(reason === undefined ? {} : { unavailable_reason: reason }),
-});
-
-/** A live server that watches only Solana: the answer the real shop's server gave. */
-const SOLANA_ONLY = {
-  fiat_amount: 10,
-  fiat_currency: 'USD',
-  amount_in_usd: 10,
-  payment_options: [
-    rail('usdc_polygon', 'USDC', 'POLYGON', 'Not offered: this server does not watch USDC on Polygon PoS.'),
-    rail('usdc_solana', 'USDC', 'SOLANA'),
-    rail('sol_solana', 'SOL', 'SOLANA', 'Not offered right now: Solana cannot be watched.'),
-  ],
-};
 
 let service: SandboxService;
 let impostor: Server;
@@ -82,7 +56,7 @@ function impostorAnswer(path: string): { status: number; type: string; body: str
       return {
         status: 200,
         type: 'application/json',
-        body: JSON.stringify({ status: 'success', data: SOLANA_ONLY }),
+        body: JSON.stringify({ status: 'success', data: SOLANA_ONLY_PAYMENT_OPTIONS }),
       };
     case 'slow':
       return { status: 200, type: 'text/plain', body: 'late', delayMs: 3_000 };

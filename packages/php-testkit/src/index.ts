@@ -38,6 +38,11 @@ export {
   type WebhookOverrides,
 } from './sandbox-service.js';
 export {
+  SOLANA_ONLY_PAYMENT_OPTIONS,
+  SOLANA_ONLY_REASON,
+  startSolanaOnlyService,
+} from './solana-only-service.js';
+export {
   checkPhpSource,
   DIRECT_ACCESS_EXEMPTIONS,
   type PhpPlatform,

@@ -1,5 +1,6 @@
+import type { Refund } from '@cryptocheckout/core';
 import { expect } from 'vitest';
-import type { TestServer } from './helpers.js';
+import { eventually, type TestServer } from './helpers.js';
 import { OPERATOR_TOKEN } from './operator-helpers.js';
 
 /** The operator's credential header, which creates and cancels refunds. */
@@ -25,4 +26,25 @@ export async function confirmRefundAddress(claimUrl: string, address: string) {
   const review = await postClaimForm(claimUrl, { step: 'check', address, address_again: address });
   expect(review.status).toBe(200);
   return postClaimForm(claimUrl, { step: 'confirm', address, confirmed: 'yes' });
+}
+
+/** `GET /api/refund` of one refund. */
+export async function refundOf(server: TestServer, refundId: string): Promise<Refund> {
+  return (await server.get(`/api/refund?refund_id=${refundId}`)).json.data as Refund;
+}
+
+/** The `refund.paid` webhooks `receiver` got for one refund, parsed. */
+export function refundPaidWebhooks(receiver: { received: readonly { body: string }[] }, refundId: string) {
+  return receiver.received
+    .map((webhook) => JSON.parse(webhook.body))
+    .filter((body) => body.event === 'refund.paid' && body.refund_id === refundId);
+}
+
+/** Waits until the refund is paid; returns it then. */
+export function refundBecomesPaid(server: TestServer, refundId: string): Promise<Refund> {
+  return eventually(async () => {
+    const refund = await refundOf(server, refundId);
+    expect(refund.status).toBe('paid');
+    return refund;
+  });
 }

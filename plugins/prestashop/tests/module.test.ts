@@ -1,11 +1,11 @@
-import { createServer, type Server } from 'node:http';
 import {
   closedLoopbackUrl,
   describeEachPhp,
-  listenOnLoopback,
   phpString,
   type SandboxService,
+  SOLANA_ONLY_REASON,
   startSandboxService,
+  startSolanaOnlyService,
 } from '@cryptocheckout/php-testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -43,48 +43,17 @@ import {
 const copy: ModuleCopy = await prepareModule();
 let service: SandboxService;
 /** A live service that watches only Solana: its price check offers no USDC on Polygon. */
-let solanaOnly: Server;
+let solanaOnly: Awaited<ReturnType<typeof startSolanaOnlyService>>;
 let solanaOnlyUrl: string;
-
-const SOLANA_ONLY_REASON = 'Not offered: this server does not watch USDC on Polygon PoS.';
 
 beforeAll(async () => {
   service = await startSandboxService();
-  const rail = (slug: string, asset: string, network: string, reason?: string) => ({
-    slug,
-    name: slug,
-    kind: 'crypto',
-    asset,
-    network,
-    amount: '10',
-    amount_usd: 10,
-    min_usd: 0.5,
-    max_usd: 100000,
-    available: reason === undefined,
-    ...(reason === undefined ? {} : { unavailable_reason: reason }),
-  });
-  solanaOnly = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'application/json' }).end(
-      JSON.stringify({
-        status: 'success',
-        data: {
-          fiat_amount: 10,
-          fiat_currency: 'USD',
-          amount_in_usd: 10,
-          payment_options: [
-            rail('usdc_polygon', 'USDC', 'POLYGON', SOLANA_ONLY_REASON),
-            rail('usdc_solana', 'USDC', 'SOLANA'),
-          ],
-        },
-      }),
-    );
-  });
-  solanaOnlyUrl = await listenOnLoopback(solanaOnly);
+  solanaOnly = await startSolanaOnlyService();
+  solanaOnlyUrl = solanaOnly.url;
 });
 
 afterAll(async () => {
-  solanaOnly?.closeAllConnections();
-  await new Promise<void>((resolve) => (solanaOnly ? solanaOnly.close(() => resolve()) : resolve()));
+  await solanaOnly?.close();
   await service?.close();
   copy?.remove();
 });

@@ -6,7 +6,7 @@
  * on the settings page.
  */
 import { createServer, type Server } from 'node:http';
-import { closedLoopbackUrl, listenOnLoopback } from '@cryptocheckout/php-testkit';
+import { closedLoopbackUrl, listenOnLoopback, startSolanaOnlyService } from '@cryptocheckout/php-testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lit, useShop, WALLET } from './support/shop.js';
 import { PLUGIN_FILE } from './support/wordpress.js';
@@ -39,7 +39,7 @@ describe('settings on PHP 8', () => {
   let impostorHits = 0;
   let closedUrl: string;
   /** A live service that watches only Solana: its price check offers no USDC on Polygon. */
-  let solanaOnly: Server;
+  let solanaOnly: Awaited<ReturnType<typeof startSolanaOnlyService>>;
   let solanaOnlyUrl: string;
 
   beforeAll(async () => {
@@ -51,41 +51,8 @@ describe('settings on PHP 8', () => {
     });
     impostorUrl = await listenOnLoopback(impostor);
     closedUrl = await closedLoopbackUrl();
-    const rail = (slug: string, asset: string, network: string, reason?: string) => ({
-      slug,
-      name: slug,
-      kind: 'crypto',
-      asset,
-      network,
-      amount: '10',
-      amount_usd: 10,
-      min_usd: 0.5,
-      max_usd: 100000,
-      available: reason === undefined,
-      ...(reason === undefined ? {} : { unavailable_reason: reason }),
-    });
-    solanaOnly = createServer((_request, response) => {
-      response.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          status: 'success',
-          data: {
-            fiat_amount: 10,
-            fiat_currency: 'USD',
-            amount_in_usd: 10,
-            payment_options: [
-              rail(
-                'usdc_polygon',
-                'USDC',
-                'POLYGON',
-                'Not offered: this server does not watch USDC on Polygon PoS.',
-              ),
-              rail('usdc_solana', 'USDC', 'SOLANA'),
-            ],
-          },
-        }),
-      );
-    });
-    solanaOnlyUrl = await listenOnLoopback(solanaOnly);
+    solanaOnly = await startSolanaOnlyService();
+    solanaOnlyUrl = solanaOnly.url;
 
     const activated = await shop.wp.json(`
       require_once ABSPATH . 'wp-admin/includes/plugin.php';
@@ -96,10 +63,9 @@ describe('settings on PHP 8', () => {
   });
 
   afterAll(async () => {
-    for (const server of [impostor, solanaOnly]) {
-      server?.closeAllConnections();
-      await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    }
+    impostor?.closeAllConnections();
+    await new Promise<void>((resolve) => (impostor ? impostor.close(() => resolve()) : resolve()));
+    await solanaOnly?.close();
   });
 
   const stored = () => shop.wp.json<Record<string, string>>(`echo json_encode(get_option('${OPTION}'));`);

@@ -74,18 +74,21 @@ export async function waitForScan(
   }, timeoutMs);
 }
 
-/** The chain transfers the server stored (read-only, straight from its SQLite file). */
-export function storedTransfers(dataDir: string) {
+/** The chain transfers the server stored, on `network` when given (read-only, straight from its SQLite file). */
+export function storedTransfers(dataDir: string, network?: string) {
   const db = new Database(join(dataDir, 'cryptocheckout.sqlite'), { readonly: true, fileMustExist: true });
   try {
     return db
       .prepare(
-        'SELECT tx_hash, log_index, amount, transaction_code, payment_id, unmatched_reason, confirmed FROM chain_transfers',
+        `SELECT tx_hash, log_index, asset, amount, to_address, transaction_code, payment_id, unmatched_reason, confirmed
+         FROM chain_transfers WHERE ? IS NULL OR network = ? ORDER BY recorded_at, log_index`,
       )
-      .all() as Array<{
+      .all(network ?? null, network ?? null) as Array<{
       tx_hash: string;
       log_index: number;
+      asset: string;
       amount: string;
+      to_address: string;
       transaction_code: string | null;
       payment_id: string | null;
       unmatched_reason: string | null;

@@ -1,12 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { decimalToScaled, type Refund, refundPaidWebhookSchema } from '@cryptocheckout/core';
+import { decimalToScaled, refundPaidWebhookSchema } from '@cryptocheckout/core';
 import Database from 'better-sqlite3';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startTestServer, startWebhookReceiver, type TestServer } from '../helpers.js';
 import { OPERATOR_TOKEN } from '../operator-helpers.js';
-import { confirmRefundAddress, createRefund } from '../refund-helpers.js';
+import {
+  confirmRefundAddress,
+  createRefund,
+  refundBecomesPaid,
+  refundOf,
+  refundPaidWebhooks,
+} from '../refund-helpers.js';
 import {
   liveOptions,
   MERCHANT_WALLET,
@@ -57,9 +63,7 @@ async function refundAwaitingPayment(reference: string, amount: string) {
   return { refundId, buyer, code };
 }
 
-async function lookupRefund(refundId: string): Promise<Refund> {
-  return (await server.get(`/api/refund?refund_id=${refundId}`)).json.data as Refund;
-}
+const lookupRefund = (refundId: string) => refundOf(server, refundId);
 
 /** Transfers to refund addresses the server stored (read-only, straight from its SQLite file). */
 function storedRefundTransfers(refundId: string) {
@@ -76,18 +80,9 @@ function storedRefundTransfers(refundId: string) {
   }
 }
 
-function refundWebhooks(refundId: string) {
-  return receiver.received
-    .map((webhook) => JSON.parse(webhook.body))
-    .filter((body) => body.event === 'refund.paid' && body.refund_id === refundId);
-}
+const refundWebhooks = (refundId: string) => refundPaidWebhooks(receiver, refundId);
 
-const paidBecomes = (refundId: string) =>
-  eventually(async () => {
-    const refund = await lookupRefund(refundId);
-    expect(refund.status).toBe('paid');
-    return refund;
-  });
+const paidBecomes = (refundId: string) => refundBecomesPaid(server, refundId);
 
 describe('refunds paid on a local EVM chain', () => {
   it('does not take a transfer of another amount; the exact amount pays it once its confirmations are in', async () => {

@@ -1,10 +1,9 @@
-import { join } from 'node:path';
 import type { CryptoPaymentLink } from '@cryptocheckout/core';
-import Database from 'better-sqlite3';
 import { expect } from 'vitest';
 import type { ServerOptions } from '../../src/index.js';
 import type { SolanaWatcherHealth } from '../../src/rails/solana/solana-watcher.js';
 import type { TestServer } from '../helpers.js';
+import { storedTransfers } from '../live/live-helpers.js';
 import type { SolanaTestChain } from './solana-test-chain.js';
 
 /** The test chain's own USDC and USDT mints (6 decimals, like mainnet's). */
@@ -90,25 +89,4 @@ export async function solanaHealth(server: TestServer): Promise<SolanaWatcherHea
 }
 
 /** The Solana transfers the server stored (read-only, from its SQLite file). */
-export function storedSolanaTransfers(dataDir: string) {
-  const db = new Database(join(dataDir, 'cryptocheckout.sqlite'), { readonly: true, fileMustExist: true });
-  try {
-    return db
-      .prepare(
-        "SELECT tx_hash, log_index, asset, amount, to_address, transaction_code, payment_id, unmatched_reason, confirmed FROM chain_transfers WHERE network = 'SOLANA' ORDER BY recorded_at, log_index",
-      )
-      .all() as Array<{
-      tx_hash: string;
-      log_index: number;
-      asset: string;
-      amount: string;
-      to_address: string;
-      transaction_code: string | null;
-      payment_id: string | null;
-      unmatched_reason: string | null;
-      confirmed: number;
-    }>;
-  } finally {
-    db.close();
-  }
-}
+export const storedSolanaTransfers = (dataDir: string) => storedTransfers(dataDir, 'SOLANA');

@@ -5,13 +5,20 @@
  * transfer of the exact amount.
  */
 import { join } from 'node:path';
-import { decimalToScaled, type Refund, refundPaidWebhookSchema } from '@cryptocheckout/core';
+import { decimalToScaled, refundPaidWebhookSchema } from '@cryptocheckout/core';
 import type { KeyPairSigner } from '@solana/kit';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startTestServer, startWebhookReceiver, type TestServer } from '../helpers.js';
 import { OPERATOR_TOKEN } from '../operator-helpers.js';
-import { confirmRefundAddress, createRefund, postClaimForm } from '../refund-helpers.js';
+import {
+  confirmRefundAddress,
+  createRefund,
+  postClaimForm,
+  refundBecomesPaid,
+  refundOf,
+  refundPaidWebhooks,
+} from '../refund-helpers.js';
 import {
   createStablecoinMints,
   openSolanaCheckout,
@@ -58,9 +65,7 @@ function send(asset: Asset, payer: KeyPairSigner, recipient: string, amount: big
     : chain.payToken({ payer, recipient, mint: mints.usdc, amount, references });
 }
 
-async function lookupRefund(refundId: string): Promise<Refund> {
-  return (await server.get(`/api/refund?refund_id=${refundId}`)).json.data as Refund;
-}
+const lookupRefund = (refundId: string) => refundOf(server, refundId);
 
 /**
  * A settled order paid in `asset` on Solana, and its refund of `amount` awaiting payment to a fresh
@@ -127,18 +132,9 @@ function storedRefundTransfers(refundId: string, asset: Asset = 'USDC') {
   }
 }
 
-function refundWebhooks(refundId: string) {
-  return receiver.received
-    .map((webhook) => JSON.parse(webhook.body))
-    .filter((body) => body.event === 'refund.paid' && body.refund_id === refundId);
-}
+const refundWebhooks = (refundId: string) => refundPaidWebhooks(receiver, refundId);
 
-const paidBecomes = (refundId: string) =>
-  eventually(async () => {
-    const refund = await lookupRefund(refundId);
-    expect(refund.status).toBe('paid');
-    return refund;
-  });
+const paidBecomes = (refundId: string) => refundBecomesPaid(server, refundId);
 
 /** Waits for `count` more polls of the Solana watcher (a poll reads at least one address or refund). */
 async function morePolls(count: number) {

@@ -204,11 +204,10 @@ export class SolanaPaymentRecorder {
     }
     if (asked && !asked.mint) {
       const payer = feePayerOf(transaction);
-      for (const [index, key] of keys.entries()) {
+      for (const key of keys) {
         if (key === wallet || key === payer) continue;
         const gained = lamportsReceived(transaction, key);
         if (gained > 0n) found.push(`${scaledToDecimal(gained, 9)} SOL to ${key}`);
-        if (index > 32) break;
       }
     }
     return found;
