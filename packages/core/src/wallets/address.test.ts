@@ -27,6 +27,7 @@ const PROBLEM_CODES: readonly AddressProblemCode[] = [
   'bad_length',
   'bad_character',
   'checksum_mismatch',
+  'private_key',
 ];
 
 const vectors = JSON.parse(

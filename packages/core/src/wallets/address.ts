@@ -10,6 +10,8 @@
  * 5. When that fails but the address is valid in another family, the answer is `wrong_network`
  *    with `detectedNetwork` ('EVM' for any EVM chain, else 'TRON', 'SOLANA' or 'BITCOIN').
  * An EVM address is valid on every EVM network; EVM testnets share mainnet addresses and cannot be told apart.
+ * On BITCOIN a receiving key is valid too: an xpub, ypub or zpub, or a single-key descriptor of one
+ * (bitcoin-keys.ts), kept as entered; a private key anywhere in the text is refused as `private_key`.
  */
 import { checkBitcoinAddress } from './bitcoin.js';
 import { checkEvmAddress } from './evm.js';

@@ -1,5 +1,6 @@
 import { bech32, bech32m } from '@scure/base';
 import { decodeBase58, firstNonBase58Character, hasBase58CheckChecksum } from './base58.js';
+import { checkBitcoinKey, looksLikeBitcoinKey } from './bitcoin-keys.js';
 import { COPY_AGAIN, type FamilyCheck, refuse, showCharacter } from './family-check.js';
 
 const MAINNET_HRP = 'bc';
@@ -23,8 +24,10 @@ const TESTNET_MESSAGE =
  * Checks a Bitcoin mainnet address: base58check P2PKH (1…) or P2SH (3…), segwit v0 in bech32
  * (bc1q…, 20- or 32-byte program) or taproot v1 in bech32m (bc1p…, 32-byte program).
  * Well-formed testnet and regtest addresses are reported as `testnet`.
+ * Text shaped like an extended key or an output descriptor is checked as a receiving key instead (bitcoin-keys.ts).
  */
 export function checkBitcoinAddress(address: string): FamilyCheck {
+  if (looksLikeBitcoinKey(address)) return checkBitcoinKey(address);
   const lower = asciiLowerCase(address);
   const hrp = [MAINNET_HRP, ...TESTNET_HRPS].find((prefix) => lower.startsWith(`${prefix}1`));
   return hrp === undefined ? checkBase58Address(address) : checkSegwitAddress(address, hrp);

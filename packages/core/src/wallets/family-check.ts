@@ -8,7 +8,9 @@ export type AddressProblemCode =
   | 'bad_format'
   | 'bad_length'
   | 'bad_character'
-  | 'checksum_mismatch';
+  | 'checksum_mismatch'
+  /** A private key (xprv, zprv, WIF…) was entered where a public key or address belongs. */
+  | 'private_key';
 
 /** Outcome of checking an address against one address family, before any cross-family diagnosis. */
 export type FamilyCheck =

@@ -44,6 +44,53 @@ final class AddressValidator
     private const BASE58_FIRST_CHARACTERS = ['1', '3', 'm', 'n', '2'];
     private const BITCOIN_TESTNET_MESSAGE = 'This is a Bitcoin testnet address, which cannot receive real bitcoin. Use a mainnet address (it starts with 1, 3 or bc1).';
 
+    private const COPY_KEY_AGAIN = 'Copy the key again from your wallet.';
+    private const COPY_DESCRIPTOR_AGAIN = 'Copy the descriptor again from your wallet.';
+    private const PRIVATE_KEY_MESSAGE = 'This is a private key, which must never be shared: anyone who has it can spend the bitcoin of this wallet. Enter the extended public key (xpub or zpub) instead, from your wallet\'s "receive" or "account keys" view.';
+    private const TESTNET_KEY_MESSAGE = 'This is a Bitcoin testnet key, which cannot receive real bitcoin. Use the mainnet extended public key (it starts with xpub, ypub or zpub).';
+    private const UNSUPPORTED_DESCRIPTOR_MESSAGE = 'Only single-key receive descriptors are accepted: wpkh(KEY/0/*), sh(wpkh(KEY/0/*)) or tr(KEY/0/*), where KEY is an xpub, ypub or zpub, optionally preceded by its [fingerprint/path] origin. Export the receive descriptor of a single-signature wallet, or enter its xpub or zpub.';
+    private const MULTISIG_KEY_MESSAGE = 'This is a multisig extended key (Ypub, Zpub), which this checkout cannot receive to. Enter the xpub or zpub of a single-signature wallet.';
+
+    // SLIP-0132 version bytes => [prefix, kind]. Only the three mainnet single-signature public
+    // versions are accepted; the others are listed so that the message can say what the key is.
+    private const KEY_VERSIONS = [
+        0x0488b21e => ['xpub', 'mainnet'],
+        0x049d7cb2 => ['ypub', 'mainnet'],
+        0x04b24746 => ['zpub', 'mainnet'],
+        0x043587cf => ['tpub', 'testnet'],
+        0x044a5262 => ['upub', 'testnet'],
+        // Not registered, but named as upub in the issue; refusing it as testnet costs nothing.
+        0x044a5256 => ['upub', 'testnet'],
+        0x045f1cf6 => ['vpub', 'testnet'],
+        0x024289ef => ['Upub', 'testnet'],
+        0x02575483 => ['Vpub', 'testnet'],
+        0x0295b43f => ['Ypub', 'multisig'],
+        0x02aa7ed3 => ['Zpub', 'multisig'],
+        0x0488ade4 => ['xprv', 'private'],
+        0x049d7878 => ['yprv', 'private'],
+        0x04b2430c => ['zprv', 'private'],
+        0x04358394 => ['tprv', 'private'],
+        0x044a4e28 => ['uprv', 'private'],
+        0x045f18bc => ['vprv', 'private'],
+        0x024285b5 => ['Uprv', 'private'],
+        0x02575048 => ['Vprv', 'private'],
+        0x0295b005 => ['Yprv', 'private'],
+        0x02aa7a99 => ['Zprv', 'private'],
+    ];
+    // The text of every extended key starts with its version's prefix, so these are recognisable even when damaged.
+    private const EXTENDED_KEY_START = '/\A[xyztuvUVYZ](?:pub|prv)/';
+    private const PRIVATE_KEY_START = '/\A[xyztuvUVYZ]prv/';
+    // The script functions accepted, outermost first: [opening, closing, scheme].
+    private const DESCRIPTOR_WRAPPERS = [
+        ['sh(wpkh(', '))', 'p2sh-p2wpkh'],
+        ['wpkh(', ')', 'p2wpkh'],
+        ['tr(', ')', 'p2tr'],
+    ];
+    // [8 hex digits of the master fingerprint, then /NUM steps, each hardened with h or ' or not].
+    private const KEY_ORIGIN = '/\A\[[0-9a-fA-F]{8}((?:\/[0-9]{1,10}[\'h]?)*)\]/';
+    // The receive chain: none (meaning /0/*), /0/*, or BIP389's /<0;1>/* whose first path is the receive chain.
+    private const RECEIVE_CHAINS = ['', '/0/*', '/<0;1>/*'];
+
     private function __construct()
     {
     }
@@ -243,10 +290,14 @@ final class AddressValidator
     /**
      * Bitcoin mainnet: base58check P2PKH (1…) or P2SH (3…), segwit v0 in bech32 (bc1q…, 20- or
      * 32-byte program) or taproot v1 in bech32m (bc1p…, 32-byte program). Well-formed testnet and
-     * regtest addresses are reported as testnet.
+     * regtest addresses are reported as testnet. Or a receiving key: see checkBitcoinKey().
      */
     private static function checkBitcoin(string $address): array
     {
+        // Text shaped like an extended key or an output descriptor is a receiving key, never an address.
+        if (self::looksLikeBitcoinKey($address)) {
+            return self::checkBitcoinKey($address);
+        }
         // Case mapping stays within A-Z so that non-ASCII input gets the same verdict in every port.
         $lower = Text::asciiLower($address);
         foreach (self::BITCOIN_HRPS as $hrp) {
@@ -361,6 +412,184 @@ final class AddressValidator
             return self::refuse('testnet', self::BITCOIN_TESTNET_MESSAGE);
         }
         return self::refuse('bad_format', 'This is not a Bitcoin address; a Bitcoin address starts with 1, 3 or bc1.');
+    }
+
+    private static function looksLikeBitcoinKey(string $text): bool
+    {
+        return preg_match(self::EXTENDED_KEY_START, $text) === 1
+            || strpos($text, '(') !== false
+            || Text::startsWith($text, '[')
+            || self::isWifPrivateKey($text);
+    }
+
+    /**
+     * A mainnet receiving key, kept as entered: an xpub, ypub or zpub (BIP32 serialization,
+     * base58check, 78 bytes, key byte 02 or 03), or the descriptor wpkh(KEY), sh(wpkh(KEY)) or tr(KEY)
+     * where KEY is such a key with an optional [fingerprint/path] origin and the receive chain /0/* or
+     * /<0;1>/* (none means /0/*), with an optional BIP380 #checksum that must match. Private keys
+     * anywhere in the text are refused first (private_key), testnet keys as testnet. Byte-level checks
+     * only: whether the key is a point on the curve is left to the server.
+     */
+    private static function checkBitcoinKey(string $text): array
+    {
+        if (self::containsPrivateKey($text)) {
+            return self::refuse('private_key', self::PRIVATE_KEY_MESSAGE);
+        }
+        $isDescriptor = strpos($text, '(') !== false || strpos($text, '[') !== false || strpos($text, '#') !== false;
+        return $isDescriptor ? self::checkDescriptor($text) : self::checkExtendedKey($text);
+    }
+
+    // Private material is named before anything else: the writer must learn it leaked, whatever else is wrong.
+    private static function containsPrivateKey(string $text): bool
+    {
+        foreach ((array) preg_split('/[^1-9A-HJ-NP-Za-km-z]+/', $text) as $token) {
+            if (preg_match(self::PRIVATE_KEY_START, (string) $token) === 1 || self::isWifPrivateKey((string) $token)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Wallet import format: version 0x80 or 0xef, 32-byte key, 0x01 when compressed, checksum. */
+    private static function isWifPrivateKey(string $text): bool
+    {
+        $length = strlen($text);
+        if (($length !== 51 && $length !== 52) || Base58::firstInvalidCharacter($text) !== null) {
+            return false;
+        }
+        $bytes = Base58::decode($text);
+        $byteCount = strlen($bytes);
+        if (($byteCount !== 37 && $byteCount !== 38) || !Base58::hasChecksum($bytes)) {
+            return false;
+        }
+        $version = ord($bytes[0]);
+        return ($version === 0x80 || $version === 0xef) && ($byteCount === 37 || ord($bytes[33]) === 0x01);
+    }
+
+    private static function checkExtendedKey(string $key): array
+    {
+        $badCharacter = Base58::firstInvalidCharacter($key);
+        if ($badCharacter !== null) {
+            return self::refuse(
+                'bad_character',
+                sprintf(
+                    'The key contains %s, which never appears in an extended public key (there is no 0, O, I or l). %s',
+                    Text::showCharacter($badCharacter),
+                    self::COPY_KEY_AGAIN
+                )
+            );
+        }
+        $bytes = strlen($key) > 120 ? null : Base58::decode($key);
+        if ($bytes === null || strlen($bytes) !== 82) {
+            $shape = $bytes !== null && strlen($bytes) < 82 ? 'too short' : 'too long';
+            return self::refuse(
+                'bad_length',
+                sprintf('The key is %s for an extended public key, which is 111 characters long. %s', $shape, self::COPY_KEY_AGAIN)
+            );
+        }
+        if (!Base58::hasChecksum($bytes)) {
+            return self::refuse('checksum_mismatch', 'The key checksum does not match, so a character was probably changed. ' . self::COPY_KEY_AGAIN);
+        }
+        $version = (int) unpack('N', substr($bytes, 0, 4))[1];
+        $kind = self::KEY_VERSIONS[$version][1] ?? null;
+        if ($kind === 'private') {
+            return self::refuse('private_key', self::PRIVATE_KEY_MESSAGE);
+        }
+        if ($kind === 'testnet') {
+            return self::refuse('testnet', self::TESTNET_KEY_MESSAGE);
+        }
+        if ($kind === 'multisig') {
+            return self::refuse('bad_format', self::MULTISIG_KEY_MESSAGE);
+        }
+        if ($kind === null) {
+            return self::refuse('bad_format', 'This is not a Bitcoin extended public key; it starts with xpub, ypub or zpub. ' . self::COPY_KEY_AGAIN);
+        }
+        $keyByte = ord($bytes[45]);
+        // A depth-0 (master) key has no parent and no child number (BIP32); a public key starts with 02 or 03.
+        $masterWithParent = ord($bytes[4]) === 0 && substr($bytes, 5, 8) !== str_repeat("\x00", 8);
+        if (($keyByte !== 0x02 && $keyByte !== 0x03) || $masterWithParent) {
+            return self::refuse('bad_format', 'This extended public key is damaged: its content is not a valid public key. ' . self::COPY_KEY_AGAIN);
+        }
+        return ['ok' => true, 'canonical' => $key];
+    }
+
+    /** Output descriptors (BIP380-386, BIP389 for <0;1>). */
+    private static function checkDescriptor(string $text): array
+    {
+        $hash = strpos($text, '#');
+        $body = $hash === false ? $text : substr($text, 0, $hash);
+        if ($hash !== false) {
+            $problem = self::checkDescriptorChecksum($body, (string) substr($text, $hash + 1));
+            if ($problem !== null) {
+                return $problem;
+            }
+        }
+        $keyExpression = null;
+        foreach (self::DESCRIPTOR_WRAPPERS as [$open, $close]) {
+            $minimum = strlen($open) + strlen($close);
+            if (strlen($body) >= $minimum && Text::startsWith($body, $open) && substr($body, -strlen($close)) === $close) {
+                $keyExpression = substr($body, strlen($open), strlen($body) - $minimum);
+                break;
+            }
+        }
+        if ($keyExpression === null) {
+            return self::refuse('bad_format', self::UNSUPPORTED_DESCRIPTOR_MESSAGE);
+        }
+        if (preg_match(self::KEY_ORIGIN, $keyExpression, $origin) === 1) {
+            foreach (array_slice(explode('/', $origin[1]), 1) as $step) {
+                if ((int) rtrim($step, "h'") >= 0x80000000) {
+                    return self::refuse('bad_format', self::UNSUPPORTED_DESCRIPTOR_MESSAGE);
+                }
+            }
+            $keyExpression = (string) substr($keyExpression, strlen($origin[0]));
+        }
+        $slash = strpos($keyExpression, '/');
+        $key = $slash === false ? $keyExpression : substr($keyExpression, 0, $slash);
+        $chain = $slash === false ? '' : substr($keyExpression, $slash);
+        // Letters and digits only: a typo inside the key is then reported by the key check, anything
+        // else (a comma of a second key or script, a parenthesis too many) as an unsupported descriptor.
+        if (
+            preg_match(self::EXTENDED_KEY_START, $key) !== 1
+            || preg_match('/\A[0-9A-Za-z]+\z/', $key) !== 1
+            || !in_array($chain, self::RECEIVE_CHAINS, true)
+        ) {
+            return self::refuse('bad_format', self::UNSUPPORTED_DESCRIPTOR_MESSAGE);
+        }
+        $checked = self::checkExtendedKey($key);
+        return $checked['ok'] ? ['ok' => true, 'canonical' => $text] : $checked;
+    }
+
+    /** @return array{ok: false, code: string, message: string}|null */
+    private static function checkDescriptorChecksum(string $body, string $checksum): ?array
+    {
+        // Characters first, so that the length counts ASCII characters in every port.
+        $badChecksumCharacter = Text::firstMatch($checksum, '[^qpzry9x8gf2tvdw0s3jn54khce6mua7l]');
+        if ($badChecksumCharacter !== null) {
+            return self::refuse(
+                'bad_character',
+                sprintf(
+                    'The descriptor checksum contains %s, which never appears in a checksum (there is no 1, b, i or o, and no capital letter). %s',
+                    Text::showCharacter($badChecksumCharacter),
+                    self::COPY_DESCRIPTOR_AGAIN
+                )
+            );
+        }
+        if (strlen($checksum) !== 8) {
+            return self::refuse('bad_length', 'The descriptor checksum after # must be 8 characters long. ' . self::COPY_DESCRIPTOR_AGAIN);
+        }
+        $expected = DescriptorChecksum::of($body);
+        if ($expected === null) {
+            $rest = (string) substr($body, strspn($body, DescriptorChecksum::INPUT_CHARSET));
+            $badCharacter = Text::isUtf8($rest) && preg_match('/\A./su', $rest, $match) === 1 ? $match[0] : $rest[0];
+            return self::refuse(
+                'bad_character',
+                sprintf('The descriptor contains %s, which never appears in a descriptor. %s', Text::showCharacter($badCharacter), self::COPY_DESCRIPTOR_AGAIN)
+            );
+        }
+        if (!hash_equals($expected, $checksum)) {
+            return self::refuse('checksum_mismatch', 'The descriptor checksum (after #) does not match, so a character was probably changed. ' . self::COPY_DESCRIPTOR_AGAIN);
+        }
+        return null;
     }
 
     /** @return array{ok: false, code: string, message: string} */
