@@ -62,6 +62,14 @@ Repeat a flag per network; the environment variable takes a comma-separated list
   --solana-commitment <finalized|confirmed>                   CRYPTOCHECKOUT_SOLANA_COMMITMENT (finalized)
                             Solana (--rpc-url SOLANA=…, USDC, USDT and SOL by Solana Pay, docs/solana.md):
                             when a payment counts; mints with --token SOLANA:USDC=<mint> (devnet, tests)
+  Bitcoin (--rpc-url BITCOIN=http://user:password@127.0.0.1:8332, a Bitcoin Core node, docs/bitcoin.md):
+  --bitcoin-chain <main|test|testnet4|signet|regtest>        CRYPTOCHECKOUT_BITCOIN_CHAIN (main)
+                            the chain the node must be on; coins of any other are refused
+  --bitcoin-confirmations <n>  confirmations to settle        CRYPTOCHECKOUT_BITCOIN_CONFIRMATIONS (1)
+  --bitcoin-large-payment <USD=n>  orders from USD wait n     CRYPTOCHECKOUT_BITCOIN_LARGE_PAYMENT (1000=3)
+  --bitcoin-gap-limit <n>   the merchants' wallets' gap limit CRYPTOCHECKOUT_BITCOIN_GAP_LIMIT (20)
+  --bitcoin-rpc-cookie <path>  Bitcoin Core's .cookie file   CRYPTOCHECKOUT_BITCOIN_RPC_COOKIE
+  --payment-tolerance <pct>  payments this much short settle  CRYPTOCHECKOUT_PAYMENT_TOLERANCE (0)
   --max-block-range <n>     blocks per eth_getLogs call       CRYPTOCHECKOUT_MAX_BLOCK_RANGE (500)
   --new-holds-per-client <n>                                  CRYPTOCHECKOUT_NEW_HOLDS_PER_CLIENT (10)
                             direct mode: new exact amounts a minute per client address (0: no limit)
@@ -195,12 +203,12 @@ function pricesBannerLine(config: ResolvedConfig): string {
 /** What live mode watches, or how to make it watch something. */
 function liveBannerLines(config: ResolvedConfig): string[] {
   if (config.mode !== 'live') return [];
-  if (config.liveNetworks.length === 0 && !config.solana) {
+  if (config.liveNetworks.length === 0 && !config.solana && !config.bitcoin) {
     return [
       '  Live rails    none: no rail takes payments until you add --rpc-url POLYGON=<url> (see --help)',
     ];
   }
-  const solana = config.solana;
+  const { solana, bitcoin } = config;
   return [
     ...config.liveNetworks.map(
       (network) =>
@@ -210,6 +218,14 @@ function liveBannerLines(config: ResolvedConfig): string[] {
       ? [
           `  Watching      SOLANA ${solana.assets.map((asset) => asset.asset).join(', ')}, counted at ${solana.commitment}, ${new URL(solana.rpcUrl).origin}, Solana Pay references${solana.customMints ? ' (configured mints)' : ''}`,
         ]
+      : []),
+    ...(bitcoin
+      ? [
+          `  Watching      BITCOIN BTC on ${bitcoin.chain}, ${bitcoin.policy.confirmations} confirmation(s), ${bitcoin.policy.largeConfirmations} from ${bitcoin.policy.largeFromUsd} USD, ${new URL(bitcoin.rpcUrl).origin} (Bitcoin Core RPC), derived addresses or satoshi tags`,
+        ]
+      : []),
+    ...(config.paymentTolerancePercent !== '0'
+      ? [`  Tolerance     payments up to ${config.paymentTolerancePercent}% short settle`]
       : []),
   ];
 }
@@ -254,6 +270,12 @@ async function main(): Promise<void> {
       'chain-id': { type: 'string', multiple: true },
       'poll-interval-ms': { type: 'string' },
       'solana-commitment': { type: 'string' },
+      'bitcoin-chain': { type: 'string' },
+      'bitcoin-confirmations': { type: 'string' },
+      'bitcoin-large-payment': { type: 'string' },
+      'bitcoin-gap-limit': { type: 'string' },
+      'bitcoin-rpc-cookie': { type: 'string' },
+      'payment-tolerance': { type: 'string' },
       'max-block-range': { type: 'string' },
       'allow-private-webhooks': { type: 'boolean' },
       'deposit-factory': { type: 'string', multiple: true },
@@ -325,6 +347,7 @@ async function main(): Promise<void> {
         pick(values['new-holds-per-price'], 'CRYPTOCHECKOUT_NEW_HOLDS_PER_PRICE'),
       ),
     },
+    paymentTolerancePercent: pick(values['payment-tolerance'], 'CRYPTOCHECKOUT_PAYMENT_TOLERANCE'),
     logLevel: pick(values['log-level'], 'CRYPTOCHECKOUT_LOG_LEVEL'),
     operatorToken: pick(values['operator-token'], 'CRYPTOCHECKOUT_OPERATOR_TOKEN'),
     rates: rateOptions(values, env),
@@ -360,6 +383,17 @@ async function main(): Promise<void> {
         env: env.CRYPTOCHECKOUT_SWEEPER_KEY,
       }),
       solanaCommitment: pick(values['solana-commitment'], 'CRYPTOCHECKOUT_SOLANA_COMMITMENT'),
+      bitcoinChain: pick(values['bitcoin-chain'], 'CRYPTOCHECKOUT_BITCOIN_CHAIN'),
+      bitcoinConfirmations: numberOption(
+        'bitcoin-confirmations',
+        pick(values['bitcoin-confirmations'], 'CRYPTOCHECKOUT_BITCOIN_CONFIRMATIONS'),
+      ),
+      bitcoinLargePayment: pick(values['bitcoin-large-payment'], 'CRYPTOCHECKOUT_BITCOIN_LARGE_PAYMENT'),
+      bitcoinGapLimit: numberOption(
+        'bitcoin-gap-limit',
+        pick(values['bitcoin-gap-limit'], 'CRYPTOCHECKOUT_BITCOIN_GAP_LIMIT'),
+      ),
+      bitcoinCookieFile: pick(values['bitcoin-rpc-cookie'], 'CRYPTOCHECKOUT_BITCOIN_RPC_COOKIE'),
       ...forwardingOption(
         numberOption(
           'forwarding-lease-ms',

@@ -1,6 +1,12 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { parseDecimal } from '@cryptocheckout/core';
 import type { StorageOptions } from './db/database.js';
+import {
+  type BitcoinNetworkConfig,
+  bitcoinExplorerUrl,
+  resolveBitcoinNetwork,
+} from './rails/bitcoin/bitcoin-network.js';
 import {
   type EvmNetworkConfig,
   explorerTransactionUrl,
@@ -41,6 +47,11 @@ export interface ServerOptions {
   mode?: ServerMode;
   /** Live mode: the EVM networks to watch, by JSON-RPC URL (docs/live-mode.md). */
   live?: LiveRailOptions;
+  /**
+   * Percent of the order's USD amount that confirmed payments may fall short by and still settle
+   * (BTCPay's "payment tolerance"; default 0). Stored with each checkout (docs/rates.md).
+   */
+  paymentTolerancePercent?: number | string;
   /** Minutes a checkout stays payable (default 60). */
   expiryMinutes?: number;
   /** Hours after expiry during which a full payment still settles, flagged late (default 24). */
@@ -123,6 +134,10 @@ export interface ResolvedConfig {
   liveNetworks: EvmNetworkConfig[];
   /** Solana, when live mode watches it (`--rpc-url SOLANA=…`). */
   solana: SolanaNetworkConfig | undefined;
+  /** Bitcoin, when live mode watches a node (`--rpc-url BITCOIN=…`). */
+  bitcoin: BitcoinNetworkConfig | undefined;
+  /** Percent short of the order amount that still settles; a decimal string. */
+  paymentTolerancePercent: string;
   expiryMs: number;
   lateWindowMs: number;
   sandboxConfirmationMs: number;
@@ -182,6 +197,8 @@ export function resolveConfig(options: ServerOptions): ResolvedConfig {
     throw new Error(`--rpc-url ${liveRpcUrls.join(', ')} needs --mode live; sandbox mode watches no chain.`);
   }
   const dataDir = options.dataDir ?? join(process.cwd(), '.data');
+  const tolerance = Number(options.paymentTolerancePercent ?? 0);
+  requireRange('paymentTolerancePercent', tolerance, 0, 10);
   return {
     host: options.host ?? '127.0.0.1',
     port,
@@ -193,6 +210,7 @@ export function resolveConfig(options: ServerOptions): ResolvedConfig {
     dashboardDir: options.dashboardDir ?? installedDashboardBuild(),
     mode,
     ...liveFamilies(mode, options.live),
+    paymentTolerancePercent: parseDecimal(String(options.paymentTolerancePercent ?? '0')),
     expiryMs: Math.round(expiryMinutes * 60_000),
     lateWindowMs: Math.round(lateWindowHours * 3_600_000),
     sandboxConfirmationMs: Math.round((options.sandboxConfirmationSeconds ?? 5) * 1000),
@@ -247,17 +265,35 @@ function trustProxyOf(value: ServerOptions['trustProxy']): boolean | string | st
 
 /**
  * Splits the live-mode settings by chain family: `SOLANA` in `--rpc-url` and `--token SOLANA:…`
- * go to the Solana watcher, the rest to the EVM networks.
+ * go to the Solana watcher, `BITCOIN` to the Bitcoin watcher, the rest to the EVM networks.
  * @throws Error naming the setting and the fix.
  */
 function liveFamilies(
   mode: ServerMode,
   live: LiveRailOptions | undefined,
-): { liveNetworks: EvmNetworkConfig[]; solana: SolanaNetworkConfig | undefined } {
-  if (mode !== 'live' || !live) return { liveNetworks: [], solana: undefined };
+): {
+  liveNetworks: EvmNetworkConfig[];
+  solana: SolanaNetworkConfig | undefined;
+  bitcoin: BitcoinNetworkConfig | undefined;
+} {
+  if (mode !== 'live' || !live) return { liveNetworks: [], solana: undefined, bitcoin: undefined };
   const isSolana = (key: string) => key.toUpperCase() === 'SOLANA' || key.toUpperCase().startsWith('SOLANA:');
+  const isBitcoin = (key: string) => key.toUpperCase() === 'BITCOIN';
   const pick = <T>(map: Partial<Record<string, T>> | undefined, solana: boolean) =>
-    Object.fromEntries(Object.entries(map ?? {}).filter(([key]) => isSolana(key) === solana));
+    Object.fromEntries(
+      Object.entries(map ?? {}).filter(([key]) => isSolana(key) === solana && !isBitcoin(key)),
+    );
+  const bitcoinUrl = Object.entries(live.rpcUrls).find(([key]) => isBitcoin(key))?.[1];
+  const bitcoinSettings = [
+    live.bitcoinChain,
+    live.bitcoinConfirmations,
+    live.bitcoinLargePayment,
+    live.bitcoinGapLimit,
+    live.bitcoinCookieFile,
+  ];
+  if (bitcoinUrl === undefined && bitcoinSettings.some((setting) => setting !== undefined)) {
+    throw new Error('--bitcoin-… settings need the Bitcoin node too, with --rpc-url BITCOIN=<url>.');
+  }
   const solanaUrl = Object.entries(live.rpcUrls).find(([key]) => isSolana(key))?.[1];
   const solanaMints = Object.fromEntries(
     Object.entries(pick(live.tokens, true)).map(([key, mint]) => [key.split(':')[1] ?? '', mint]),
@@ -283,12 +319,25 @@ function liveFamilies(
             ...(live.solanaCommitment !== undefined ? { commitment: live.solanaCommitment } : {}),
             ...(live.pollIntervalMs !== undefined ? { pollIntervalMs: live.pollIntervalMs } : {}),
           }),
+    bitcoin:
+      bitcoinUrl === undefined
+        ? undefined
+        : resolveBitcoinNetwork({
+            rpcUrl: bitcoinUrl,
+            ...(live.bitcoinChain !== undefined ? { chain: live.bitcoinChain } : {}),
+            ...(live.bitcoinConfirmations !== undefined ? { confirmations: live.bitcoinConfirmations } : {}),
+            ...(live.bitcoinLargePayment !== undefined ? { largePayment: live.bitcoinLargePayment } : {}),
+            ...(live.bitcoinGapLimit !== undefined ? { gapLimit: live.bitcoinGapLimit } : {}),
+            ...(live.bitcoinCookieFile !== undefined ? { cookieFile: live.bitcoinCookieFile } : {}),
+            ...(live.pollIntervalMs !== undefined ? { pollIntervalMs: live.pollIntervalMs } : {}),
+          }),
   };
 }
 
 /** The public explorer page of a transaction on a watched network; null when the chain is not the network's own. */
 export function transactionExplorerUrl(config: ResolvedConfig, network: string, txId: string): string | null {
   if (network === 'SOLANA') return config.solana ? solanaExplorerUrl(config.solana, txId) : null;
+  if (network === 'BITCOIN') return config.bitcoin ? bitcoinExplorerUrl(config.bitcoin, txId) : null;
   const evm = config.liveNetworks.find((each) => each.network === network);
   return evm ? explorerTransactionUrl(evm, txId) : null;
 }

@@ -20,6 +20,7 @@ import { RefundService } from './domain/refund-service.js';
 import { buildApp } from './http/app.js';
 import { readableLogStream } from './logging.js';
 import { type OperatorToken, resolveOperatorToken } from './operator-token.js';
+import { bitcoinRailProvider } from './rails/bitcoin/bitcoin-rail-provider.js';
 import { combinedRailProvider, type RailFamily } from './rails/combined-rail-provider.js';
 import { evmRailProvider } from './rails/evm/evm-rail-provider.js';
 import {
@@ -182,7 +183,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
 }
 
-/** The rails of the mode: sandbox's simulated ones, or live mode's chain families (EVM, Solana). */
+/** The rails of the mode: sandbox's simulated ones, or live mode's chain families (EVM, Bitcoin, Solana). */
 function railProviderFor(
   config: ResolvedConfig,
   dependencies: {
@@ -213,6 +214,12 @@ function railProviderFor(
             }
           : {}),
       }),
+    });
+  }
+  if (config.bitcoin) {
+    families.push({
+      networks: ['BITCOIN'],
+      provider: bitcoinRailProvider({ db, config: config.bitcoin, clock, logger }),
     });
   }
   if (config.solana) {

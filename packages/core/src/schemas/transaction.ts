@@ -80,5 +80,13 @@ export const transactionSchema = z.object({
   payments: z.array(paymentSchema),
   /** The locked rate (docs/rates.md); this server always sends it. */
   rate: lockedRateSchema.optional(),
+  /**
+   * Sent when the service settles payments short of `amount_in_usd` by up to `percent`
+   * (docs/rates.md "Payment tolerance"): `accepted_shortfall_usd` is what a settled transaction
+   * lacks ("0.00" when nothing, or while not settled).
+   */
+  payment_tolerance: z
+    .object({ percent: rateDecimalSchema, accepted_shortfall_usd: rateDecimalSchema })
+    .optional(),
 });
 export type Transaction = z.infer<typeof transactionSchema>;

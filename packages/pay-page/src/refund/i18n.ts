@@ -71,6 +71,8 @@ export interface RefundMessages {
   problemZeroAddress: string;
   problemTokenContract: string;
   problemTokenAccount: string;
+  problemExtendedKey: string;
+  problemPrivateKey: string;
   problemServiceAddress: string;
   problemShopWallet: string;
   problemOther: string;
@@ -149,6 +151,10 @@ const en: RefundMessages = {
     'This is the address of a token contract, not a wallet: {asset} sent there is lost. Enter your own wallet address on {network}.',
   problemTokenAccount:
     'This is a token account, not a wallet: {asset} sent there would land where your wallet app cannot reach it. Enter your wallet address on {network}.',
+  problemExtendedKey:
+    'This is an extended public key (xpub, zpub), not an address: a refund can only be sent to one address. Open “Receive” in your wallet app and copy the address it shows.',
+  problemPrivateKey:
+    'This is a private key: whoever has it can take your coins. Never share it. Enter the receive address your wallet app shows.',
   problemServiceAddress:
     'This is an address of the payment service, not your wallet: a refund sent there would be lost. Enter your own wallet address on {network}.',
   problemShopWallet:
@@ -239,6 +245,10 @@ const de: RefundMessages = {
     'Dies ist die Adresse eines Token-Vertrags, keine Wallet: Dorthin gesendete {asset} gehen verloren. Geben Sie Ihre eigene Wallet-Adresse im Netzwerk {network} ein.',
   problemTokenAccount:
     'Dies ist ein Token-Konto, keine Wallet: Dorthin gesendete {asset} landen dort, wo Ihre Wallet-App sie nicht erreicht. Geben Sie Ihre Wallet-Adresse im Netzwerk {network} ein.',
+  problemExtendedKey:
+    'Dies ist ein erweiterter öffentlicher Schlüssel (xpub, zpub), keine Adresse: Eine Erstattung kann nur an eine Adresse gehen. Öffnen Sie „Empfangen“ in Ihrer Wallet-App und kopieren Sie die angezeigte Adresse.',
+  problemPrivateKey:
+    'Dies ist ein privater Schlüssel: Wer ihn hat, kann über Ihre Coins verfügen. Geben Sie ihn niemals weiter. Geben Sie die Empfangsadresse ein, die Ihre Wallet-App anzeigt.',
   problemServiceAddress:
     'Dies ist eine Adresse des Zahlungsdienstes, nicht Ihre Wallet: Eine dorthin gesendete Erstattung ginge verloren. Geben Sie Ihre eigene Wallet-Adresse im Netzwerk {network} ein.',
   problemShopWallet:
@@ -326,6 +336,10 @@ const fr: RefundMessages = {
     'C’est l’adresse d’un contrat de jeton, pas d’un portefeuille : les {asset} envoyés là sont perdus. Saisissez l’adresse de votre propre portefeuille sur {network}.',
   problemTokenAccount:
     'C’est un compte de jetons, pas un portefeuille : les {asset} envoyés là arriveraient hors de portée de votre application de portefeuille. Saisissez l’adresse de votre portefeuille sur {network}.',
+  problemExtendedKey:
+    'C’est une clé publique étendue (xpub, zpub), pas une adresse : un remboursement ne peut être envoyé qu’à une adresse. Ouvrez « Recevoir » dans votre application de portefeuille et copiez l’adresse affichée.',
+  problemPrivateKey:
+    'C’est une clé privée : quiconque la détient peut prendre vos fonds. Ne la partagez jamais. Saisissez l’adresse de réception affichée par votre application de portefeuille.',
   problemServiceAddress:
     'C’est une adresse du service de paiement, pas votre portefeuille : un remboursement envoyé là serait perdu. Saisissez l’adresse de votre propre portefeuille sur {network}.',
   problemShopWallet:
@@ -410,6 +424,10 @@ const es: RefundMessages = {
     'Esta es la dirección de un contrato de token, no de un monedero: los {asset} enviados allí se pierden. Introduce la dirección de tu propio monedero en {network}.',
   problemTokenAccount:
     'Esta es una cuenta de token, no un monedero: los {asset} enviados allí llegarían donde tu aplicación de monedero no los alcanza. Introduce la dirección de tu monedero en {network}.',
+  problemExtendedKey:
+    'Esta es una clave pública extendida (xpub, zpub), no una dirección: un reembolso solo puede enviarse a una dirección. Abre «Recibir» en tu aplicación de monedero y copia la dirección que muestra.',
+  problemPrivateKey:
+    'Esta es una clave privada: quien la tenga puede llevarse tus fondos. No la compartas nunca. Introduce la dirección de recepción que muestra tu aplicación de monedero.',
   problemServiceAddress:
     'Esta es una dirección del servicio de pago, no tu monedero: un reembolso enviado allí se perdería. Introduce la dirección de tu propio monedero en {network}.',
   problemShopWallet:

@@ -10,7 +10,7 @@ export type RefundClaimField = 'address' | 'address_again' | 'confirmed';
  * `mismatch` (the two entries differ), `not_confirmed` (the box was not ticked),
  * `already_confirmed` (an address was confirmed before), or a well-formed address the server refuses
  * because the refund would be lost there: `zero_address`, `token_contract`, `token_account` (a Solana
- * token account), `service_address`
+ * token account), `extended_key` (a Bitcoin xpub or descriptor, not one address), `service_address`
  * (a deposit factory or deposit address of the service), `shop_wallet`. `message` is the English text shown for
  * a code this page does not know.
  */
@@ -35,6 +35,7 @@ const ADDRESS_PROBLEM_KEYS: Readonly<Record<AddressProblemCode, ProblemKey>> = {
   bad_length: 'problemBadLength',
   bad_character: 'problemBadCharacter',
   checksum_mismatch: 'problemChecksum',
+  private_key: 'problemPrivateKey',
 };
 
 const PROBLEM_KEYS: Readonly<Record<string, ProblemKey>> = {
@@ -45,6 +46,7 @@ const PROBLEM_KEYS: Readonly<Record<string, ProblemKey>> = {
   zero_address: 'problemZeroAddress',
   token_contract: 'problemTokenContract',
   token_account: 'problemTokenAccount',
+  extended_key: 'problemExtendedKey',
   service_address: 'problemServiceAddress',
   shop_wallet: 'problemShopWallet',
 };

@@ -6,6 +6,7 @@ import { depositModeSchema } from './migrations/0004-deposit-mode.js';
 import { refundsSchema } from './migrations/0005-refunds.js';
 import { liveRatesSchema } from './migrations/0006-live-rates.js';
 import { solanaSchema } from './migrations/0007-solana.js';
+import { bitcoinSchema } from './migrations/0008-bitcoin.js';
 
 /** Migrations in code, so the built server needs no migration files on disk. Never edit a shipped one. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005_refunds': refundsSchema,
   '0006_live_rates': liveRatesSchema,
   '0007_solana': solanaSchema,
+  '0008_bitcoin': bitcoinSchema,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

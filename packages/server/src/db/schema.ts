@@ -24,6 +24,10 @@ export interface DatabaseSchema {
   solana_references: SolanaReferencesTable;
   solana_cursors: SolanaCursorsTable;
   solana_watched_wallets: SolanaWatchedWalletsTable;
+  bitcoin_wallets: BitcoinWalletsTable;
+  bitcoin_scripts: BitcoinScriptsTable;
+  bitcoin_blocks: BitcoinBlocksTable;
+  asset_rate_locks: AssetRateLocksTable;
 }
 
 export interface TransactionsTable {
@@ -59,6 +63,8 @@ export interface TransactionsTable {
   rate_as_of: string | null;
   /** The spread included in `usd_rate`, in percent. */
   rate_spread_percent: string | null;
+  /** How far short of `amount_in_usd` confirmed payments may be and still settle, in percent (docs/rates.md "Payment tolerance"). */
+  payment_tolerance_percent: Generated<string>;
 }
 
 export interface PaymentsTable {
@@ -343,4 +349,47 @@ export interface SolanaWatchedWalletsTable {
   since: string;
   /** The latest monitor_until of its checkouts. */
   monitor_until: string;
+}
+
+/** A merchant's Bitcoin extended public key and the next receive index to derive (docs/bitcoin.md). */
+export interface BitcoinWalletsTable {
+  wallet_id: string;
+  /** The key or descriptor as the merchant entered it. */
+  wallet: string;
+  scheme: string;
+  next_index: number;
+  highest_paid_index: number | null;
+  created_at: string;
+}
+
+/** An output script the Bitcoin watcher looks for in blocks and the mempool. */
+export interface BitcoinScriptsTable {
+  script_hex: string;
+  address: string;
+  /** The extended key's id, or the plain address itself. */
+  wallet_id: string;
+  /** The receive index derived for a checkout; null for a plain merchant address. */
+  derivation_index: number | null;
+  /** The checkout it was derived for; null for a plain merchant address (matched by amount holds). */
+  transaction_code: string | null;
+  payment_method: string | null;
+  created_at: string;
+  /** The latest monitor_until of the checkouts it was handed out for. */
+  monitor_until: string;
+}
+
+/** A block the Bitcoin watcher scanned, to tell a reorganisation by its hash. */
+export interface BitcoinBlocksTable {
+  height: number;
+  hash: string;
+  scanned_at: string;
+}
+
+/** The USD price of a volatile asset a checkout was quoted at by one rail, held for its window (docs/rates.md). */
+export interface AssetRateLocksTable {
+  transaction_code: string;
+  payment_method: string;
+  asset: string;
+  usd_per_unit: string;
+  locked_at: string;
 }

@@ -33,6 +33,7 @@ function transactionRow(): TransactionRow {
     settled_at: null,
     version: 0,
     payout_by_forward: 0,
+    payment_tolerance_percent: '0',
     rate_sources: 'static table',
     rate_as_of: '2026-11-01T00:00:00.000Z',
     rate_spread_percent: '0',

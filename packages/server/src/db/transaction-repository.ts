@@ -230,4 +230,5 @@ const TRANSACTION_COLUMNS = [
   'rate_sources',
   'rate_as_of',
   'rate_spread_percent',
+  'payment_tolerance_percent',
 ] as const satisfies ReadonlyArray<keyof TransactionRow>;

@@ -9,6 +9,7 @@ import type {
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../config.js';
+import { AssetRateLockRepository } from '../db/asset-rate-lock-repository.js';
 import type { DatabaseSchema } from '../db/schema.js';
 import {
   type StoredTransaction,
@@ -80,7 +81,7 @@ export class CheckoutService implements PaymentSink {
   constructor(private readonly deps: CheckoutServiceDependencies) {
     const { clock, logger } = deps;
     this.repository = new TransactionRepository(deps.db);
-    this.pricing = new Pricing(deps.rates, deps.rails, logger);
+    this.pricing = new Pricing(deps.rates, deps.rails, logger, new AssetRateLockRepository(deps.db), clock);
     this.states = new TransactionStates(this.repository, deps.outbox, clock, logger);
     this.recorder = new PaymentRecorder(this.repository, this.states, this.pricing, clock, logger);
     this.instructions = new PaymentInstructions(
@@ -127,6 +128,7 @@ export class CheckoutService implements PaymentSink {
       rate_sources: quote.sources.join(',').slice(0, 256),
       rate_as_of: quote.asOf,
       rate_spread_percent: quote.spreadPercent,
+      payment_tolerance_percent: this.deps.config.paymentTolerancePercent,
       amount_in_usd: amountInUsd,
       received_usd: '0',
       webhook_url: input.webhook_url ?? null,

@@ -12,6 +12,7 @@ import type { ChainTransferRow, TransferKey } from '../db/live-rail-repository.j
 import { OperatorRepository } from '../db/operator-repository.js';
 import type { DatabaseSchema } from '../db/schema.js';
 import { TransferResolutionRepository } from '../db/transfer-resolution-repository.js';
+import { bitcoinAddressOfWallet } from '../rails/bitcoin/bitcoin-wallets.js';
 import { RAILS } from '../rails/catalog.js';
 import { FORWARDED_ELSEWHERE } from '../rails/evm/forward-records.js';
 import type { PaymentSink } from '../rails/payment-rail-provider.js';
@@ -103,7 +104,13 @@ export class OperatorTransfers {
     // Case is only a checksum in EVM addresses (stored lowercase); Solana's base58 compares exactly.
     const walletAddress = row.network === 'SOLANA' ? wallet.address : wallet.address.toLowerCase();
     const asked = `${wallet.asset.toUpperCase()} on ${wallet.network.toUpperCase()} to ${walletAddress}`;
-    if (paidTo !== asked) {
+    // Bitcoin: the transfer reached an address of the checkout's wallet (derived from its key, or the address itself).
+    const samePlace =
+      row.network === 'BITCOIN'
+        ? wallet.network.toUpperCase() === 'BITCOIN' &&
+          (await bitcoinAddressOfWallet(this.deps.db, row.to_address, wallet.address))
+        : paidTo === asked;
+    if (!samePlace) {
       throw new ServiceProblem(
         'conflict',
         `Checkout ${transactionCode} is paid in ${asked}; this transfer is ${paidTo}, so it cannot pay that checkout.`,

@@ -38,6 +38,8 @@ export class PaymentInstructions {
       );
     }
     assertPayable(row, this.clock().toISOString());
+    // The buyer is about to be quoted: a volatile asset's price holds from now for the checkout's window.
+    await this.pricing.holdAssetPrice(row.transaction_code, rail);
     const { dueUsd, options } = await this.pricing.priceWhatIsDue(row, [rail]);
     const wallet = walletOf(row);
     // Instructions handed out before are a repeat: the hold exists, the limits count none.

@@ -160,7 +160,7 @@ export class PaymentRecorder {
     const amount = parseDecimal(payment.amount);
     const amountUsd =
       rail.kind === 'crypto'
-        ? multiplyDecimals(amount, await this.pricing.assetPrice(rail), 2, 'down')
+        ? multiplyDecimals(amount, await this.pricing.paymentPrice(row.transaction_code, rail), 2, 'down')
         : multiplyDecimals(amount, row.usd_rate, 2, 'down');
     assertWithinUsdLimit(amountUsd, 'amount', `A payment of ${amount} ${rail.asset ?? row.fiat_currency}`);
     return {

@@ -11,6 +11,7 @@ import {
   toMinorUnits,
 } from '@cryptocheckout/core';
 import type { Logger } from 'pino';
+import type { AssetRateLockRepository } from '../db/asset-rate-lock-repository.js';
 import type { TransactionRow } from '../db/transaction-repository.js';
 import { quoteDecimals, RAILS, type Rail } from '../rails/catalog.js';
 import type { MerchantWallet, PaymentRailProvider } from '../rails/payment-rail-provider.js';
@@ -27,13 +28,45 @@ export interface PricedAmount {
   quote: UsdQuote;
 }
 
-/** Prices orders and rails: fiat to USD at a locked rate, USD to each rail's asset. */
+/**
+ * Prices orders and rails: fiat to USD at a locked rate, USD to each rail's asset. A volatile asset
+ * (BTC, ETH, SOL) is priced, for a checkout, at the price it was first quoted at by that rail, held
+ * for the checkout's window (docs/rates.md "Asset prices held").
+ */
 export class Pricing {
   constructor(
     private readonly rates: RateProvider,
     private readonly rails: PaymentRailProvider,
     private readonly logger: Logger,
+    private readonly locks?: AssetRateLockRepository,
+    private readonly clock: () => Date = () => new Date(),
   ) {}
+
+  /**
+   * Holds the asset's current price for a checkout and rail, unless it was held already (then that
+   * one): called when the buyer is first given instructions. Stablecoins count at par and hold nothing.
+   * @throws ServiceProblem `unavailable` when there is no price to hold.
+   */
+  async holdAssetPrice(transactionCode: string, rail: Rail): Promise<void> {
+    if (!this.locks || rail.kind !== 'crypto' || STABLECOINS.has(rail.asset!)) return;
+    if (await this.locks.lockOf(transactionCode, rail.slug)) return;
+    await this.locks.lock({
+      transaction_code: transactionCode,
+      payment_method: rail.slug,
+      asset: rail.asset!,
+      usd_per_unit: await this.usdPerUnit(rail.asset!),
+      locked_at: this.clock().toISOString(),
+    });
+  }
+
+  /**
+   * USD per unit a payment of a checkout by a crypto rail is worth: the held price when the buyer
+   * was quoted one, else the current one.
+   * @throws ServiceProblem `unavailable` without either.
+   */
+  async paymentPrice(transactionCode: string, rail: Rail): Promise<string> {
+    return (await this.locks?.lockOf(transactionCode, rail.slug)) ?? (await this.assetPrice(rail));
+  }
 
   /**
    * A request's fiat amount in canonical form (the currency's minor units).
@@ -112,7 +145,11 @@ export class Pricing {
     const dueFiat = partlyPaid
       ? divideDecimals(rest, row.usd_rate, fiatMinorUnits(row.fiat_currency), 'up')
       : row.fiat_amount;
-    return { dueUsd, options: await this.priceRails(dueUsd, dueFiat, row.fiat_currency, rails, wallet) };
+    const held = (await this.locks?.locksOf(row.transaction_code)) ?? new Map<string, string>();
+    return {
+      dueUsd,
+      options: await this.priceRails(dueUsd, dueFiat, row.fiat_currency, rails, wallet, held),
+    };
   }
 
   /**
@@ -125,6 +162,8 @@ export class Pricing {
     fiatCurrency: string,
     rails: readonly Rail[] = RAILS,
     wallet?: MerchantWallet,
+    /** Prices held for this checkout, by payment method: they stand in for the market's. */
+    held: ReadonlyMap<string, string> = new Map(),
   ): Promise<PaymentOption[]> {
     const usdCents = decimalToScaled(amountUsd, 2);
     const assets = [...new Set(rails.flatMap((rail) => (rail.kind === 'crypto' ? [rail.asset!] : [])))];
@@ -147,7 +186,9 @@ export class Pricing {
     return rails.map((rail) => {
       const bounds = railBoundsInCents(rail);
       const withinBounds = usdCents >= bounds.min && usdCents <= bounds.max;
-      const answer = rail.kind === 'crypto' ? quotes.get(rail.asset!) : undefined;
+      const heldPrice = held.get(rail.slug);
+      const answer =
+        rail.kind !== 'crypto' ? undefined : heldPrice ? { usdPerUnit: heldPrice } : quotes.get(rail.asset!);
       const quote = typeof answer === 'object' ? answer : undefined;
       const refusal = typeof answer === 'string' ? answer : undefined;
       const priced = rail.kind === 'fiat' || quote !== undefined;

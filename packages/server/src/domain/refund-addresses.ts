@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import type { ResolvedConfig } from '../config.js';
 import { DepositRepository } from '../db/deposit-repository.js';
 import type { DatabaseSchema } from '../db/schema.js';
+import { isBitcoinExtendedKey } from '../rails/bitcoin/bitcoin-keys.js';
 import type { PaymentRailProvider } from '../rails/payment-rail-provider.js';
 
 /**
@@ -17,6 +18,7 @@ export type RefundAddressRefusal =
   | 'zero_address'
   | 'token_contract'
   | 'token_account'
+  | 'extended_key'
   | 'service_address'
   | 'shop_wallet';
 
@@ -65,6 +67,8 @@ export class RefundAddressCheck {
     const key = (value: string) => (family === 'evm' ? value.toLowerCase() : value);
     const wanted = key(address);
     if (ZERO_ADDRESSES.has(wanted)) return 'zero_address';
+    // A merchant's receiving key is valid as a wallet, but a refund goes to one address.
+    if (family === 'bitcoin' && isBitcoinExtendedKey(address)) return 'extended_key';
     if (this.tokenContracts(context.network).some((contract) => key(contract) === wanted)) {
       return 'token_contract';
     }

@@ -64,7 +64,12 @@ export class SandboxPayments {
             : multiplyDecimals(due, '1.1', 2, 'up'));
       const amount =
         rail.kind === 'crypto'
-          ? divideDecimals(amountUsd, await this.pricing.assetPrice(rail), quoteDecimals(rail), 'up')
+          ? divideDecimals(
+              amountUsd,
+              await this.pricing.paymentPrice(row.transaction_code, rail),
+              quoteDecimals(rail),
+              'up',
+            )
           : divideDecimals(amountUsd, row.usd_rate, fiatMinorUnits(row.fiat_currency), 'up');
       return this.recorder.paymentRow(row, {
         transactionCode: row.transaction_code,

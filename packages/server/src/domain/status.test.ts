@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deriveState, type PaymentFacts } from './status.js';
+import { deriveState, type PaymentFacts, settlingAmount } from './status.js';
 
 const base = {
   amountInUsd: '27.11',
@@ -67,5 +67,33 @@ describe('deriveState', () => {
       settledAt: '2026-11-01T10:30:00.000Z',
       paymentMethod: 'card',
     });
+  });
+  it('settles a payment short by no more than the payment tolerance, and not one cent more', () => {
+    const at = '2026-11-01T10:10:00.000Z';
+    const within = deriveState({
+      ...base,
+      amountInUsd: '100.00',
+      tolerancePercent: '1',
+      now: '2026-11-01T10:20:00.000Z',
+      payments: [payment('99.00', at)],
+    });
+    expect(within).toMatchObject({ status: 'settled', receivedUsd: '99' });
+    const beyond = deriveState({
+      ...base,
+      amountInUsd: '100.00',
+      tolerancePercent: '1',
+      now: '2026-11-01T10:20:00.000Z',
+      payments: [payment('98.99', at)],
+    });
+    expect(beyond.status).toBe('underpaid');
+  });
+});
+
+describe('settlingAmount', () => {
+  it('takes the tolerated shortfall off, rounded down to the cent', () => {
+    expect(settlingAmount('100.00', '0')).toBe('100.00');
+    expect(settlingAmount('100.00', '1')).toBe('99');
+    // 0.5% of 27.11 is 0.13555: only 0.13 is tolerated.
+    expect(settlingAmount('27.11', '0.5')).toBe('26.98');
   });
 });

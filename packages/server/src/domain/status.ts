@@ -1,4 +1,11 @@
-import { addDecimals, compareDecimals, type TransactionStatus } from '@cryptocheckout/core';
+import {
+  addDecimals,
+  compareDecimals,
+  divideDecimals,
+  multiplyDecimals,
+  subtractDecimalsAtLeastZero,
+  type TransactionStatus,
+} from '@cryptocheckout/core';
 
 export interface PaymentFacts {
   amountUsd: string;
@@ -20,10 +27,14 @@ export interface DerivedState {
  * Derives a transaction's state from its payments and the time (all times ISO 8601 UTC, compared
  * as text). Settled is terminal; only confirmed payments count towards `received_usd`; a payment
  * seen before expiry that confirms after it still settles on time; a full payment seen after
- * expiry (within the monitoring window, checked when it is recorded) settles late.
+ * expiry (within the monitoring window, checked when it is recorded) settles late. With a payment
+ * tolerance, confirmed payments short of the amount by at most that percentage settle too (the
+ * shortfall stays visible as `amount_in_usd − received_usd`).
  */
 export function deriveState(input: {
   amountInUsd: string;
+  /** Percent of `amountInUsd` the confirmed payments may fall short by and still settle; default 0. */
+  tolerancePercent?: string;
   expiresAt: string;
   now: string;
   payments: readonly PaymentFacts[];
@@ -37,11 +48,12 @@ export function deriveState(input: {
   const confirmed = input.payments
     .filter((payment) => payment.confirmAt <= input.now)
     .sort((a, b) => (a.confirmAt < b.confirmAt ? -1 : a.confirmAt > b.confirmAt ? 1 : 0));
+  const enough = settlingAmount(input.amountInUsd, input.tolerancePercent ?? '0');
   let receivedUsd = '0';
   let completing: PaymentFacts | undefined;
   for (const payment of confirmed) {
     receivedUsd = addDecimals(receivedUsd, payment.amountUsd);
-    if (!completing && compareDecimals(receivedUsd, input.amountInUsd) >= 0) completing = payment;
+    if (!completing && compareDecimals(receivedUsd, enough) >= 0) completing = payment;
   }
   const lastPayment = input.payments.at(-1)?.paymentMethod ?? null;
 
@@ -67,4 +79,19 @@ export function deriveState(input: {
   else if (compareDecimals(receivedUsd, '0') > 0) status = 'underpaid';
   else status = 'pending';
   return { status, receivedUsd, late: false, settledAt: null, paymentMethod: lastPayment };
+}
+
+/**
+ * The USD that settles an amount under a payment tolerance: the amount less its tolerated shortfall,
+ * rounded down to the cent (a tolerance never grows into accepting more than it says).
+ */
+export function settlingAmount(amountInUsd: string, tolerancePercent: string): string {
+  if (compareDecimals(tolerancePercent, '0') <= 0) return amountInUsd;
+  const shortfall = divideDecimals(
+    multiplyDecimals(amountInUsd, tolerancePercent, 6, 'down'),
+    '100',
+    2,
+    'down',
+  );
+  return subtractDecimalsAtLeastZero(amountInUsd, shortfall);
 }

@@ -19,6 +19,7 @@ export interface Transition {
 export function transitionOf(row: TransactionRow, payments: readonly PaymentRow[], now: string): Transition {
   const derived = deriveState({
     amountInUsd: row.amount_in_usd,
+    tolerancePercent: row.payment_tolerance_percent,
     expiresAt: row.expires_at,
     now,
     payments: payments.map((payment) => ({

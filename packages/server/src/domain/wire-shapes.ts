@@ -1,6 +1,8 @@
 import {
+  compareDecimals,
   SETTLED_EVENT,
   type SettledWebhook,
+  subtractDecimalsAtLeastZero,
   type Transaction,
   type TransactionStatus,
 } from '@cryptocheckout/core';
@@ -53,6 +55,17 @@ export function transactionLookup(
       spread_percent: row.rate_spread_percent ?? '0',
       held_until: row.expires_at,
     },
+    ...(compareDecimals(row.payment_tolerance_percent, '0') > 0
+      ? {
+          payment_tolerance: {
+            percent: row.payment_tolerance_percent,
+            accepted_shortfall_usd:
+              row.status === 'settled'
+                ? subtractDecimalsAtLeastZero(row.amount_in_usd, row.received_usd)
+                : '0',
+          },
+        }
+      : {}),
   };
 }
 

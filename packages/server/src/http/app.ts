@@ -22,6 +22,7 @@ import { type RefundClaimPort, registerRefundPageRoutes } from './refund-page-ro
 import { type RefundRouteDependencies, registerRefundRoutes } from './refund-routes.js';
 import { registerSandboxRoutes } from './sandbox-routes.js';
 import { RequestValidationError, zodValidatorCompiler } from './validation.js';
+import { registerWalletCheckRoutes } from './wallet-check-routes.js';
 
 /** Paths the API serves, with their methods, so a wrong method gets 405 instead of 404. */
 const KNOWN_PATHS: Record<string, string[]> = {
@@ -30,6 +31,7 @@ const KNOWN_PATHS: Record<string, string[]> = {
   '/api/payment_link': ['GET'],
   '/api/transaction': ['GET'],
   '/api/health': ['GET'],
+  '/api/wallet_check': ['GET'],
   '/api/openapi.json': ['GET'],
   '/api/sandbox/pay': ['POST'],
   '/api/sandbox/webhooks': ['GET'],
@@ -180,6 +182,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     return sendError(reply, 404, 'not_found', `No such endpoint: ${request.method} ${path}.`);
   });
   registerApiRoutes(app, deps.service, deps.describeServer);
+  registerWalletCheckRoutes(app, deps.config.bitcoin?.chain ?? 'main');
   if (deps.config.mode === 'sandbox') registerSandboxRoutes(app, deps.service, deps.outbox);
   registerPageRoutes(app, deps.service, deps.config, deps.clock);
   registerRefundPageRoutes(app, deps.refunds.claims, deps.clock);

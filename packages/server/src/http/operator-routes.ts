@@ -52,9 +52,9 @@ const deliveryParams = z.object({
 
 const transferParams = z.object({
   network: z.string().regex(/^[A-Z]{2,16}$/, { error: 'network must be a network code like POLYGON' }),
-  txHash: z.string().regex(/^(0x[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{64,90})$/, {
+  txHash: z.string().regex(/^(0x[0-9a-fA-F]{64}|[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{64,90})$/, {
     error:
-      'tx_hash must be a transaction hash (0x and 64 hex digits) or a Solana signature (64 to 90 base58 characters)',
+      'tx_hash must be a transaction hash (0x and 64 hex digits), a Bitcoin txid (64 hex digits) or a Solana signature (64 to 90 base58 characters)',
   }),
   logIndex: z.coerce
     .number({ error: 'log_index must be a whole number' })
@@ -164,8 +164,11 @@ export function registerOperatorRoutes(
 
     const keyOf = (params: z.infer<typeof transferParams>) => ({
       network: params.network,
-      // EVM hashes are stored lowercase; a Solana signature is base58, where case matters.
-      txHash: params.txHash.startsWith('0x') ? params.txHash.toLowerCase() : params.txHash,
+      // EVM hashes and Bitcoin txids are stored lowercase; a Solana signature is base58, where case matters.
+      txHash:
+        params.txHash.startsWith('0x') || params.network === 'BITCOIN'
+          ? params.txHash.toLowerCase()
+          : params.txHash,
       logIndex: params.logIndex,
     });
     api.post(

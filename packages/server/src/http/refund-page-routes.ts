@@ -31,7 +31,7 @@ export interface RefundClaimPort {
   ): Promise<'confirmed' | 'not_awaiting_address' | 'not_found'>;
   /**
    * Why a well-formed (canonical) address cannot take the refund, as a problem code the page
-   * words (`zero_address`, `token_contract`, `token_account`, `service_address`, `shop_wallet`); undefined when it can.
+   * words (`zero_address`, `token_contract`, `token_account`, `extended_key`, `service_address`, `shop_wallet`); undefined when it can.
    */
   addressRefusal(claimCode: string, address: string): Promise<string | undefined>;
 }

@@ -29,6 +29,8 @@ export class AmountHolds {
   constructor(
     private readonly repository: LiveRailRepository,
     private readonly clock: () => Date,
+    /** The tag tiers in the asset's base units (Bitcoin's satoshis are worth more than a stablecoin's millionths). */
+    private readonly tiers: readonly { first: bigint; last: bigint }[] = AMOUNT_TAG_TIERS,
   ) {}
 
   /**
@@ -66,14 +68,14 @@ export class AmountHolds {
     if (held) return held;
     const base = decimalToScaled(request.dueAmount, request.decimals);
     const now = this.clock().toISOString();
-    for (const tier of AMOUNT_TAG_TIERS) {
+    for (const tier of this.tiers) {
       const amount = await this.allocateIn(request, base + tier.first, base + tier.last, now);
       if (amount) return amount;
     }
     const firstEnd = await this.repository.earliestHoldEnd(
       request.scope,
       base + 1n,
-      base + MAX_AMOUNT_TAG,
+      base + this.tiers.at(-1)!.last,
       now,
     );
     throw new RailUnavailable(

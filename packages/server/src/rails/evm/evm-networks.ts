@@ -88,6 +88,16 @@ export interface LiveRailOptions {
   forwarding?: ForwarderOptions;
   /** Solana: `finalized` (default) or `confirmed`, what a payment must reach to count (docs/solana.md). */
   solanaCommitment?: string;
+  /** Bitcoin (docs/bitcoin.md): the chain the node must be on (default `main`). */
+  bitcoinChain?: string;
+  /** Bitcoin: confirmations a payment needs under the large-payment threshold (default 1). */
+  bitcoinConfirmations?: number;
+  /** Bitcoin: `USD=confirmations` from which more confirmations apply (default `1000=3`). */
+  bitcoinLargePayment?: string;
+  /** Bitcoin: unpaid addresses in a row a merchant's wallet software scans (default 20). */
+  bitcoinGapLimit?: number;
+  /** Bitcoin Core's `.cookie` file, when the RPC URL carries no user and password. */
+  bitcoinCookieFile?: string;
 }
 
 /** The audited default contract of an asset on a live network, from the core catalogue. */

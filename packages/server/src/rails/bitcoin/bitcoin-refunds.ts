@@ -1,0 +1,95 @@
+import { decimalToScaled, scaledToDecimal } from '@cryptocheckout/core';
+import type { Logger } from 'pino';
+import type { RefundRow, RefundTransferRow } from '../../db/refund-repository.js';
+import type { RefundPayments } from '../../domain/refund-payments.js';
+import { confirmRefundTransfer, forgetRefundTransfer } from '../refund-transfer-settlement.js';
+import { type DecodedTransaction, scriptHex } from './bitcoin-blocks.js';
+import { scriptOfAddress } from './bitcoin-keys.js';
+import { BITCOIN_DECIMALS, type Placement } from './bitcoin-payments.js';
+
+/** How much earlier than the address confirmation a paying block's time may be (miners' clocks). */
+const CLOCK_SLACK_MS = 2 * 3_600_000;
+
+/**
+ * Bitcoin refunds (docs/refunds.md, docs/bitcoin.md "Refunds"): the merchant pays the BIP21 request
+ * of a refund to the buyer's confirmed address. The watcher looks for outputs to those addresses in
+ * the blocks and mempool it reads anyway, so open refunds cost no node call; an output of the
+ * refund's exact amount pays it once it has the confirmations a payment needs.
+ */
+export class BitcoinRefundTransfers {
+  /** Payable refunds by their address's output script, refreshed each poll. */
+  private byScript = new Map<string, RefundRow>();
+
+  constructor(
+    private readonly payments: RefundPayments,
+    private readonly clock: () => Date,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Reads the refunds awaiting a payment on Bitcoin. */
+  async refresh(): Promise<void> {
+    const scripts = new Map<string, RefundRow>();
+    for (const refund of await this.payments.payable('BITCOIN')) {
+      if (!refund.address) continue;
+      try {
+        scripts.set(scriptHex(scriptOfAddress(refund.address, 'main')), refund);
+      } catch (error) {
+        this.logger.error(
+          { refundId: refund.refund_id, err: (error as Error).message },
+          'a Bitcoin refund address does not decode; its payment cannot be seen',
+        );
+      }
+    }
+    this.byScript = scripts;
+  }
+
+  /** Records the outputs of `transaction` to a payable refund's address, each once. */
+  async record(transaction: DecodedTransaction, placement: Placement): Promise<void> {
+    if (this.byScript.size === 0) return;
+    for (const output of transaction.outputs) {
+      const refund = this.byScript.get(scriptHex(output.script));
+      if (!refund) continue;
+      const time = placement.mined ? placement.time : placement.seenAt;
+      const exact =
+        output.sats === decimalToScaled(refund.amount, BITCOIN_DECIMALS) &&
+        time.getTime() >= Date.parse(refund.address_confirmed_at ?? '') - CLOCK_SLACK_MS;
+      const recorded = await this.payments.refunds.repository.insertTransfer({
+        network: 'BITCOIN',
+        tx_hash: transaction.txid,
+        log_index: output.index,
+        block_number: placement.mined ? String(placement.height) : '0',
+        block_hash: placement.mined ? placement.hash : '',
+        block_time: time.toISOString(),
+        refund_id: refund.refund_id,
+        from_address: '',
+        amount: scaledToDecimal(output.sats, BITCOIN_DECIMALS),
+        exact: exact ? 1 : 0,
+        confirmed: 0,
+        recorded_at: this.clock().toISOString(),
+      });
+      if (recorded && !exact) {
+        this.logger.warn(
+          { refundId: refund.refund_id, txid: transaction.txid, expected: refund.amount },
+          "a transfer to a refund's address is not the refund's exact amount (or came before the address was confirmed); the refund stays unpaid",
+        );
+      }
+    }
+  }
+
+  unconfirmed(): Promise<RefundTransferRow[]> {
+    return this.payments.refunds.repository.unconfirmedTransfers('BITCOIN');
+  }
+
+  confirm(transfer: RefundTransferRow): Promise<void> {
+    return confirmRefundTransfer(this.payments, transfer);
+  }
+
+  forget(transfer: RefundTransferRow): Promise<void> {
+    return forgetRefundTransfer(
+      this.payments,
+      transfer,
+      this.logger,
+      'a refund transfer left the mempool (replaced or dropped) or its block left the chain before it was confirmed; forgetting it',
+    );
+  }
+}
