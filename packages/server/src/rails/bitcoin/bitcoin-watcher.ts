@@ -17,6 +17,11 @@ const BLOCKS_PER_STEP = 20;
 /** Mempool transactions fetched per batch call. */
 const MEMPOOL_BATCH = 200;
 /**
+ * New mempool transactions examined per poll: a first look at a full mainnet mempool (100 000 and
+ * more) is spread over several polls instead of holding one for minutes.
+ */
+const MEMPOOL_PER_POLL = 10_000;
+/**
  * Polls in a row an unmined payment must be missing from the node's mempool before it is taken back:
  * one miss can be a node restart; a replacement (RBF) or a conflicting spend is missing for good.
  */
@@ -228,7 +233,7 @@ export class BitcoinWatcher {
     const txids = await this.rpc.getRawMempool();
     this.mempool = new Set(txids);
     this.state.mempoolTransactions = txids.length;
-    const fresh = txids.filter((txid) => !this.examined.has(txid));
+    const fresh = txids.filter((txid) => !this.examined.has(txid)).slice(0, MEMPOOL_PER_POLL);
     const placement: Placement = { mined: false, seenAt: this.clock() };
     for (let start = 0; start < fresh.length; start += MEMPOOL_BATCH) {
       const batch = fresh.slice(start, start + MEMPOOL_BATCH);
