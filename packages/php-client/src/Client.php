@@ -13,7 +13,7 @@ use CryptoCheckout\Client\Http\Transport;
 use CryptoCheckout\Client\Support\Json;
 
 /**
- * Client for the Crypto Checkout API: the four checkout calls and the refund calls. Every answer is
+ * Client for the Crypto Checkout API: the four checkout calls, the wallet check and the refund calls. Every answer is
  * checked against the documented shape before it is returned, so callers only ever see well-formed
  * data or an exception:
  * ApiException (the service's error envelope), NetworkException (no answer, or a timeout) or
@@ -125,6 +125,30 @@ final class Client
             ['transaction_code' => $code, 'payment_method' => $paymentMethod],
             null,
             [ResponseValidator::class, 'paymentLink']
+        );
+    }
+
+    /**
+     * `GET /wallet_check` (docs/bitcoin.md): whether the service takes $walletAddress as the
+     * merchant's wallet on $network, in the form it stores it, and for a Bitcoin extended public
+     * key (xpub, ypub, zpub or a descriptor) a description and its first receive addresses, to
+     * compare with the merchant's wallet software. Nothing is stored at the service. Services
+     * from before this check answer 404.
+     *
+     * @return array{network: string, wallet_address: string, kind: string, description: string, first_addresses: list<string>}
+     *     kind "extended_key" or "address"; first_addresses is empty for a plain address
+     * @throws CryptoCheckoutException ApiException 400 invalid_request naming wallet_address (or network)
+     *     when the service refuses the wallet, ApiException or UnexpectedResponseException 404 from an
+     *     older service, NetworkException, UnexpectedResponseException
+     */
+    public function checkWallet(string $network, string $walletAddress): array
+    {
+        return $this->call(
+            'GET',
+            '/wallet_check',
+            ['network' => $network, 'wallet_address' => $walletAddress],
+            null,
+            [ResponseValidator::class, 'walletCheck']
         );
     }
 

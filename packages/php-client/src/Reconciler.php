@@ -18,6 +18,11 @@ use CryptoCheckout\Client\Wallet\Networks;
  * Order states: awaiting_payment, underpaid, late_payment_review, paid, cancelled.
  * Actions: none, mark_paid, hold_underpaid, cancel_expired, hold_late_payment, reject_mismatch,
  * flag_extra_payment, record_booked.
+ *
+ * A settled lookup pays in full when received_usd reaches amount_in_usd, or when the service
+ * settled it short within its payment tolerance (the lookup's optional payment_tolerance:
+ * received_usd + accepted_shortfall_usd reaches amount_in_usd, and accepted_shortfall_usd is at
+ * most amount_in_usd × percent / 100, computed exactly); the note then says how much is short.
  */
 final class Reconciler
 {
@@ -89,14 +94,23 @@ final class Reconciler
         if ($decision['reason'] === 'already_held' && $state === 'late_payment_review' && self::paysTheOrderAsItIsNow($stored, $lookup, $received, $due)) {
             // The hold was for another payment (a replaced checkout, a late one); this one pays
             // what the order asks now, on time: book it. The held payment stays before the owner.
+            $tolerated = self::toleratedShortfall($lookup, $received, $due);
             $decision = self::decision(
                 'mark_paid',
                 'settled_while_held',
-                sprintf(
-                    'Crypto Checkout: payment of %s USD settled (transaction %s), the order\'s current amount in full. The payment held for review earlier is an extra payment: refund or credit the buyer.',
-                    $received,
-                    $code
-                )
+                $tolerated === null
+                    ? sprintf(
+                        'Crypto Checkout: payment of %s USD settled (transaction %s), the order\'s current amount in full. The payment held for review earlier is an extra payment: refund or credit the buyer.',
+                        $received,
+                        $code
+                    )
+                    : sprintf(
+                        'Crypto Checkout: payment of %s USD settled (transaction %s), the order\'s current amount, %s USD short, within the service\'s payment tolerance of %s%%. The payment held for review earlier is an extra payment: refund or credit the buyer.',
+                        Money::roundHalfUp($received, 2),
+                        $code,
+                        $tolerated['short'],
+                        $tolerated['percent']
+                    )
             );
         }
         if ($decision['action'] !== 'none' && $applied === $decision['action']) {
@@ -167,7 +181,8 @@ final class Reconciler
      */
     private static function decideByStatus(string $state, array $lookup, string $received, string $due, string $code): array
     {
-        $fullyPaid = Money::compare($received, $due) >= 0;
+        $tolerated = self::toleratedShortfall($lookup, $received, $due);
+        $fullyPaid = Money::compare($received, $due) >= 0 || $tolerated !== null;
         $status = $lookup['status'] ?? null;
         switch ($status) {
             case 'pending':
@@ -196,12 +211,21 @@ final class Reconciler
                 return self::decision(
                     'mark_paid',
                     $late ? 'settled_late' : 'settled',
-                    sprintf(
-                        'Crypto Checkout: payment of %s USD settled (transaction %s)%s.',
-                        $received,
-                        $code,
-                        $late ? ', after the checkout had expired' : ''
-                    )
+                    $tolerated === null
+                        ? sprintf(
+                            'Crypto Checkout: payment of %s USD settled (transaction %s)%s.',
+                            $received,
+                            $code,
+                            $late ? ', after the checkout had expired' : ''
+                        )
+                        : sprintf(
+                            'Crypto Checkout: payment of %s USD settled (transaction %s)%s, %s USD short, within the service\'s payment tolerance of %s%%.',
+                            Money::roundHalfUp($received, 2),
+                            $code,
+                            $late ? ', after the checkout had expired' : '',
+                            $tolerated['short'],
+                            $tolerated['percent']
+                        )
                 );
 
             case 'underpaid':
@@ -244,7 +268,48 @@ final class Reconciler
             && ($stored['applied_action'] ?? null) === null
             && ($lookup['status'] ?? null) === 'settled'
             && ($lookup['late'] ?? false) !== true
-            && Money::compare($received, $due) >= 0;
+            && (Money::compare($received, $due) >= 0 || self::toleratedShortfall($lookup, $received, $due) !== null);
+    }
+
+    /**
+     * How far a settled lookup is short of what was due when the service settled it within its
+     * payment tolerance: received_usd + accepted_shortfall_usd reaches amount_in_usd, and
+     * accepted_shortfall_usd is at most amount_in_usd × percent / 100 (exactly, no rounding).
+     * Null when it is not short, not settled, carries no tolerance (or one that does not read), or
+     * is short by more than the tolerance allows: then it is underpaid as before.
+     *
+     * @param array<string, mixed> $lookup
+     * @return array{short: string, percent: string}|null short in USD with 2 decimals ("0.40"),
+     *     percent as a canonical decimal ("1")
+     */
+    private static function toleratedShortfall(array $lookup, string $received, string $due): ?array
+    {
+        $tolerance = $lookup['payment_tolerance'] ?? null;
+        if (($lookup['status'] ?? null) !== 'settled' || !is_array($tolerance) || Money::compare($received, $due) >= 0) {
+            return null;
+        }
+        try {
+            $percent = Money::parseDecimal($tolerance['percent'] ?? null, 'payment tolerance');
+            $accepted = Money::parseDecimal($tolerance['accepted_shortfall_usd'] ?? null, 'accepted shortfall');
+            if (Money::compare(Money::add($received, $accepted), $due) < 0) {
+                return null;
+            }
+            // due × percent / 100 has exactly the decimals of both factors and two more.
+            $allowed = Money::scaleByRatio($due, $percent, '100', self::decimals($due) + self::decimals($percent) + 2);
+            if (Money::compare($accepted, $allowed) > 0) {
+                return null;
+            }
+            return ['short' => Money::roundHalfUp(Money::subtractAtLeastZero($due, $received), 2), 'percent' => $percent];
+        } catch (MoneyException $exception) {
+            return null;
+        }
+    }
+
+    /** Number of decimals of a canonical decimal string. */
+    private static function decimals(string $decimal): int
+    {
+        $dot = strpos($decimal, '.');
+        return $dot === false ? 0 : strlen($decimal) - $dot - 1;
     }
 
     /** @return array{action: string, reason: string, note: string} */

@@ -25,6 +25,12 @@ final class ResponseValidator
     /** Refund states a refund never leaves. */
     public const FINAL_REFUND_STATUSES = ['paid', 'cancelled', 'expired'];
 
+    /**
+     * A decimal of the service's rates and percentages (`rateDecimalSchema` in @cryptocheckout/core):
+     * up to 21 integer digits and 18 decimals, at most 32 characters.
+     */
+    private const RATE_DECIMAL = '/\A(?=.{1,32}\z)(0|[1-9]\d{0,20})(\.\d{1,18})?\z/';
+
     private function __construct()
     {
     }
@@ -50,7 +56,10 @@ final class ResponseValidator
 
     /**
      * `GET /transaction` data: the authoritative state of an order, with its locked `rate` when
-     * the service sent one that reads (LockedRate::fromArray()), else without it.
+     * the service sent one that reads (LockedRate::fromArray()), else without it, and its
+     * `payment_tolerance` ({percent, accepted_shortfall_usd}, decimal strings) when the service
+     * settles payments short by up to percent: optional, but checked when present, since the
+     * Reconciler books payments on it.
      *
      * @param mixed $data
      * @return array<string, mixed>
@@ -86,6 +95,11 @@ final class ResponseValidator
             'expires_at' => Rules::isoDateTime(),
             'settled_at' => Rules::nullable(Rules::isoDateTime()),
             'payments' => Rules::listOf($payment),
+        ], [
+            'payment_tolerance' => Rules::shape([
+                'percent' => Rules::pattern(self::RATE_DECIMAL, 'a decimal string like "1"'),
+                'accepted_shortfall_usd' => Rules::pattern(self::RATE_DECIMAL, 'a decimal string like "0.40"'),
+            ]),
         ]), $data, 'transaction', $httpStatus);
         // The locked rate is optional (older services lack it) and informative only: one that
         // does not read is left out rather than failing the lookup an order is booked on.
@@ -141,6 +155,26 @@ final class ResponseValidator
                 'expires_at' => Rules::isoDateTime(),
             ]),
         ]), $data, 'payment link', $httpStatus);
+    }
+
+    /**
+     * `GET /wallet_check` data: network, wallet_address (as the service stores it), kind
+     * ("extended_key" or "address"), description (one line of text) and first_addresses (the
+     * receive addresses derived from a key: letters and digits only, so they can be shown as they are).
+     *
+     * @param mixed $data
+     * @return array<string, mixed>
+     * @throws UnexpectedResponseException naming the first offending field
+     */
+    public static function walletCheck($data, int $httpStatus = 200): array
+    {
+        return self::run(Rules::shape([
+            'network' => Rules::nonEmptyString(),
+            'wallet_address' => Rules::nonEmptyString(),
+            'kind' => Rules::oneOf(['extended_key', 'address']),
+            'description' => Rules::pattern('/\A[^\x00-\x1f\x7f]{1,300}\z/u', 'one line of text of at most 300 characters'),
+            'first_addresses' => Rules::listOf(Rules::pattern('/\A[A-Za-z0-9]{14,90}\z/', 'an address of letters and digits')),
+        ]), $data, 'wallet check', $httpStatus);
     }
 
     /**

@@ -450,6 +450,33 @@ describeEachPhp(
         });
       });
 
+      it("books a settlement short within the service's payment tolerance, saying how much is short, as the TypeScript core does", async () => {
+        const tolerance = { percent: '1', accepted_shortfall_usd: '0.4' };
+        const settled = { status: 'settled', amount_in_usd: 100, received_usd: 99.6 };
+        expect(await decide({ ...settled, payment_tolerance: tolerance })).toEqual({
+          action: 'mark_paid',
+          reason: 'settled',
+          note: `Crypto Checkout: payment of 99.60 USD settled (transaction ${stored.transaction_code}), 0.40 USD short, within the service's payment tolerance of 1%.`,
+        });
+        expect(
+          await decide({ ...settled, late: true, payment_tolerance: { ...tolerance, percent: '1.0' } }),
+        ).toMatchObject({
+          reason: 'settled_late',
+          note: `Crypto Checkout: payment of 99.60 USD settled (transaction ${stored.transaction_code}), after the checkout had expired, 0.40 USD short, within the service's payment tolerance of 1%.`,
+        });
+        // Short by more than the percent allows, or a tolerance that does not read: held as before.
+        for (const payment_tolerance of [
+          { percent: '0.39', accepted_shortfall_usd: '0.4' },
+          { percent: 1, accepted_shortfall_usd: 'all' },
+          '1%',
+        ]) {
+          expect(await decide({ ...settled, payment_tolerance })).toMatchObject({
+            action: 'hold_underpaid',
+            amount_due_usd: '0.4',
+          });
+        }
+      });
+
       it('changes nothing for a status it does not know', async () => {
         expect(await decide({ status: 'refunded' })).toMatchObject({
           action: 'none',

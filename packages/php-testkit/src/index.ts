@@ -1,3 +1,14 @@
+export {
+  BIP84_DESCRIPTION,
+  BIP84_FIRST_ADDRESSES,
+  BIP84_ZPUB,
+  BITCOIN_ADDRESS,
+  BITCOIN_PAYMENT_OPTIONS,
+  type BitcoinWalletService,
+  REFUSED_BITCOIN_KEY,
+  REFUSED_BITCOIN_KEY_REASON,
+  startBitcoinWalletService,
+} from './bitcoin-wallet-service.js';
 export { EVENT_DEADLINE_MS } from './deadline.js';
 export { type PhpCliAnswer, phpCliJson, runPhpCli, runPhpCliSync } from './debian-php.js';
 export { describeEachPhp, type PhpSuiteContext } from './describe.js';

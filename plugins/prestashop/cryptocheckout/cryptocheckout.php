@@ -29,6 +29,7 @@ use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\RefundRecord;
 use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\ServiceProbe;
 use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\SettingsRules;
 use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\StatusWidgetMarkup;
+use CryptoCheckout\PrestaShop\Vendor\Client\Kernel\WalletCheck;
 use CryptoCheckout\PrestaShop\Vendor\Client\Money;
 use CryptoCheckout\PrestaShop\Vendor\Client\Wallet\Networks;
 use PrestaShop\PrestaShop\Core\Payment\PaymentOption;
@@ -349,6 +350,12 @@ class Cryptocheckout extends PaymentModule
             if ($merchantKey['error'] !== null) {
                 $result['errors'][Settings::MERCHANT_KEY] = $merchantKey['error'];
             }
+            // A Bitcoin wallet the rules take is put to the service being saved: one it refuses is
+            // not saved, like any other refused value; otherwise its answer is shown once saved.
+            $walletCheck = $result['errors'] ? null : $this->checkWallet($result['values']);
+            if ($walletCheck !== null && $walletCheck['result'] === WalletCheck::RESULT_REFUSED) {
+                $result['errors'][$walletCheck['field'] === SettingsRules::NETWORK ? Settings::NETWORK : Settings::WALLET_ADDRESS] = $walletCheck['message'];
+            }
             foreach ($result['errors'] as $message) {
                 $output .= $this->displayError(htmlspecialchars($message, ENT_QUOTES, 'UTF-8'));
             }
@@ -370,12 +377,35 @@ class Cryptocheckout extends PaymentModule
                 } else {
                     $output .= $this->displayConfirmation($this->trans('Settings updated. The service at %url% answers.', ['%url%' => $url], $domain));
                 }
+                // What the service makes of a Bitcoin wallet: an extended key's first receive
+                // addresses, or why they could not be shown (the kernel's texts are plain text).
+                if ($walletCheck !== null && $walletCheck['result'] === WalletCheck::RESULT_UNAVAILABLE) {
+                    $output .= $this->displayWarning(htmlspecialchars($walletCheck['message'], ENT_QUOTES, 'UTF-8'));
+                } elseif ($walletCheck !== null && $walletCheck['message'] !== '') {
+                    $output .= $this->displayInformation(htmlspecialchars($walletCheck['message'], ENT_QUOTES, 'UTF-8'));
+                }
             }
         }
         // The wallet check as the merchant types (AdminModulesController, which shows this page).
         $this->context->controller->addJS($this->getPathUri() . 'views/js/admin.js');
 
         return $output . $this->renderForm($values) . $this->renderStatusPanel();
+    }
+
+    /**
+     * The service's word on a Bitcoin wallet about to be saved (the kernel's checkWallet(), at most
+     * WalletCheck::TIMEOUT_SECONDS), or null for a wallet on another network.
+     *
+     * @param array<string, string> $values the submitted settings as Settings::validate() cleaned them
+     * @return array<string, mixed>|null
+     */
+    private function checkWallet(array $values)
+    {
+        if (!WalletCheck::applies($values[Settings::NETWORK])) {
+            return null;
+        }
+
+        return $this->kernel()->checkWallet($values[Settings::SERVICE_URL], $values[Settings::NETWORK], $values[Settings::WALLET_ADDRESS]);
     }
 
     /** @param array<string, string>|null $submitted values to show again after a refused save */
@@ -396,7 +426,8 @@ class Cryptocheckout extends PaymentModule
             ['type' => 'select', 'name' => Settings::NETWORK, 'label' => $this->trans('Network', [], $domain), 'options' => ['query' => $networks, 'id' => 'id', 'name' => 'name']],
             ['type' => 'select', 'name' => Settings::ASSET, 'label' => $this->trans('Asset', [], $domain), 'options' => ['query' => array_values($assets), 'id' => 'id', 'name' => 'name'], 'desc' => $this->trans('What you receive. USDC is recommended.', [], $domain)],
             ['type' => 'text', 'name' => Settings::WALLET_ADDRESS, 'required' => true, 'label' => $this->trans('Wallet address', [], $domain), 'desc' => $this->trans('Your own wallet on the chosen network; payments settle there.', [], $domain)
-                . ' ' . $this->trans('On Solana, enter your wallet address, not a token account. Tokens go to your wallet\'s associated token account; the buyer\'s wallet creates it when missing, as Solana Pay wallets do.', [], $domain)],
+                . ' ' . $this->trans('On Solana, enter your wallet address, not a token account. Tokens go to your wallet\'s associated token account; the buyer\'s wallet creates it when missing, as Solana Pay wallets do.', [], $domain)
+                . ' ' . $this->trans('On Bitcoin, enter an address or, better, your wallet\'s extended public key: a zpub (recommended), an xpub or ypub, or a descriptor such as wpkh(…), sh(wpkh(…)) or tr(…). Public keys only: the service can never spend from them. With a key, each order gets its own receive address; saving shows the first ones to compare with your wallet.', [], $domain)],
             ['type' => 'password', 'name' => Settings::MERCHANT_KEY, 'autocomplete' => false, 'label' => $this->trans('Merchant key', [], $domain), 'desc' => Settings::get(Settings::MERCHANT_KEY) === ''
                 ? $this->trans('Needed for refunds: the key (ccm_…) your Crypto Checkout operator issued for your wallet. Without it a credit slip refunds nothing in crypto.', [], $domain)
                 : $this->trans('A key is saved (%key%). Leave the field empty to keep it, or enter a new key to replace it.', ['%key%' => SettingsRules::maskedMerchantKey(Settings::get(Settings::MERCHANT_KEY))], $domain)],

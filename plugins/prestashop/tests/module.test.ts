@@ -1,9 +1,17 @@
 import {
+  BIP84_DESCRIPTION,
+  BIP84_FIRST_ADDRESSES,
+  BIP84_ZPUB,
+  BITCOIN_ADDRESS,
+  type BitcoinWalletService,
   closedLoopbackUrl,
   describeEachPhp,
   phpString,
+  REFUSED_BITCOIN_KEY,
+  REFUSED_BITCOIN_KEY_REASON,
   type SandboxService,
   SOLANA_ONLY_REASON,
+  startBitcoinWalletService,
   startSandboxService,
   startSolanaOnlyService,
 } from '@cryptocheckout/php-testkit';
@@ -38,21 +46,26 @@ import {
 
 // The module inside the PrestaShop 8.1.2 harness, in-process: install and uninstall, the back
 // office form (save, validation errors, token, the service's answer and whether it offers the
-// saved settlement), the status panel, payment option visibility and the hooks that render templates.
+// saved settlement, a Bitcoin wallet put to the service), the status panel, payment option
+// visibility and the hooks that render templates.
 
 const copy: ModuleCopy = await prepareModule();
 let service: SandboxService;
 /** A live service that watches only Solana: its price check offers no USDC on Polygon. */
 let solanaOnly: Awaited<ReturnType<typeof startSolanaOnlyService>>;
 let solanaOnlyUrl: string;
+/** A live service with Bitcoin: it derives a key's first addresses and refuses REFUSED_BITCOIN_KEY. */
+let bitcoin: BitcoinWalletService;
 
 beforeAll(async () => {
   service = await startSandboxService();
   solanaOnly = await startSolanaOnlyService();
   solanaOnlyUrl = solanaOnly.url;
+  bitcoin = await startBitcoinWalletService();
 });
 
 afterAll(async () => {
+  await bitcoin?.close();
   await solanaOnly?.close();
   await service?.close();
   copy?.remove();
@@ -470,6 +483,83 @@ echo json_encode(['html' => $html, 'saved' => Configuration::get('CRYPTOCHECKOUT
             CRYPTOCHECKOUT_WALLET_ADDRESS: WALLET,
           });
         }
+      });
+
+      describe('a Bitcoin wallet, put to the service on save', () => {
+        const html = (text: string) => text.replaceAll("'", '&#039;');
+        const onBitcoin = (wallet: string, serviceUrl = bitcoin.url) => ({
+          ...valid(),
+          CRYPTOCHECKOUT_SERVICE_URL: serviceUrl,
+          CRYPTOCHECKOUT_NETWORK: 'BITCOIN',
+          CRYPTOCHECKOUT_ASSET: 'BTC',
+          CRYPTOCHECKOUT_WALLET_ADDRESS: wallet,
+        });
+
+        it("saves an extended key and shows its first three receive addresses as the service derives them, to compare with the wallet's", async () => {
+          const result = await submit(onBitcoin(` ${BIP84_ZPUB} `));
+          const page = String(result.html);
+          expect(page).toContain(`Settings updated. The service at ${bitcoin.url} answers.`);
+          expect(page).toContain(
+            `<div class="module_info info alert alert-info">Crypto Checkout derives a new address for each order from this key (${BIP84_DESCRIPTION}). Check that your wallet shows these as its first receive addresses: ${BIP84_FIRST_ADDRESSES.join(', ')}. If they differ, the key is not the one your wallet receives on.</div>`,
+          );
+          expect(result.saved).toMatchObject({
+            CRYPTOCHECKOUT_SERVICE_URL: bitcoin.url,
+            CRYPTOCHECKOUT_NETWORK: 'BITCOIN',
+            CRYPTOCHECKOUT_ASSET: 'BTC',
+            CRYPTOCHECKOUT_WALLET_ADDRESS: BIP84_ZPUB,
+          });
+          // The wallet help says what a Bitcoin wallet can be.
+          expect(page).toContain(
+            html(
+              "On Bitcoin, enter an address or, better, your wallet's extended public key: a zpub (recommended), an xpub or ypub, or a descriptor such as wpkh(…), sh(wpkh(…)) or tr(…). Public keys only: the service can never spend from them.",
+            ),
+          );
+        });
+
+        it('notes that buyers pay a plain address exact amounts', async () => {
+          const result = await submit(onBitcoin(BITCOIN_ADDRESS));
+          expect(String(result.html)).toContain(
+            '<div class="module_info info alert alert-info">Buyers pay this Bitcoin address exact amounts, with a few satoshis added to each so that every payment is matched to its order. An extended public key (zpub) also takes part payments and top-ups.</div>',
+          );
+          expect(result.saved).toMatchObject({ CRYPTOCHECKOUT_WALLET_ADDRESS: BITCOIN_ADDRESS });
+        });
+
+        it("refuses a key the service refuses (400), with the service's reason, and keeps the saved settings", async () => {
+          const result = await submit(onBitcoin(REFUSED_BITCOIN_KEY));
+          const page = String(result.html);
+          expect(page).not.toContain('Settings updated.');
+          expect(page).toContain(
+            `<div class="module_error alert alert-danger">${html(`Wallet address (BITCOIN): the Crypto Checkout service refuses it: ${REFUSED_BITCOIN_KEY_REASON}`)}</div>`,
+          );
+          expect(page).not.toContain('alert-info');
+          // The refused key is shown again for the merchant to correct.
+          expect(page).toContain(`value="${REFUSED_BITCOIN_KEY}"`);
+          expect(result.saved).toMatchObject({
+            CRYPTOCHECKOUT_SERVICE_URL: service.url,
+            CRYPTOCHECKOUT_NETWORK: 'POLYGON',
+            CRYPTOCHECKOUT_WALLET_ADDRESS: WALLET,
+          });
+        });
+
+        it('saves the key when the service is older (404) or does not answer, saying why the addresses could not be shown', async () => {
+          const older = await submit(onBitcoin(BIP84_ZPUB, `${bitcoin.url}/older`));
+          expect(String(older.html)).toContain(
+            `<div class="module_warning alert alert-warning">The first receive addresses of this key could not be shown: the service at ${bitcoin.url}/older does not know this check (HTTP 404): it runs a version from before Bitcoin extended public keys. The key is saved; save the settings again once the service answers, to compare the addresses with your wallet.</div>`,
+          );
+          expect(older.saved).toMatchObject({
+            CRYPTOCHECKOUT_SERVICE_URL: `${bitcoin.url}/older`,
+            CRYPTOCHECKOUT_WALLET_ADDRESS: BIP84_ZPUB,
+          });
+          const closed = await closedLoopbackUrl();
+          const down = await submit(onBitcoin(BIP84_ZPUB, closed));
+          expect(String(down.html)).toContain(
+            `The first receive addresses of this key could not be shown: no connection to ${closed} (`,
+          );
+          expect(down.saved).toMatchObject({
+            CRYPTOCHECKOUT_SERVICE_URL: closed,
+            CRYPTOCHECKOUT_WALLET_ADDRESS: BIP84_ZPUB,
+          });
+        });
       });
 
       it('escapes what the merchant typed when showing it again', async () => {

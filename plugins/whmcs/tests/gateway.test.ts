@@ -2,11 +2,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  BIP84_DESCRIPTION,
+  BIP84_FIRST_ADDRESSES,
+  BIP84_ZPUB,
+  BITCOIN_ADDRESS,
+  type BitcoinWalletService,
   EVENT_DEADLINE_MS,
   expectedPriceLine,
   PHP_VERSIONS,
+  REFUSED_BITCOIN_KEY,
+  REFUSED_BITCOIN_KEY_REASON,
   type SandboxService,
   type ServiceProxy,
+  startBitcoinWalletService,
   startSandboxService,
   startServiceWithoutLockedRate,
 } from '@cryptocheckout/php-testkit';
@@ -35,14 +43,18 @@ let now = Date.now();
 let service: SandboxService;
 /** The reference server answering as a service from before the locked rate (no data.rate). */
 let olderService: ServiceProxy;
+/** A live service with Bitcoin: it derives a key's first addresses and refuses REFUSED_BITCOIN_KEY. */
+let bitcoin: BitcoinWalletService;
 
 beforeAll(async () => {
   service = await startSandboxService({ clock: () => new Date(now), sweepIntervalMs: 100 });
   SETTINGS.serviceUrl = service.url;
   olderService = await startServiceWithoutLockedRate(service.url);
+  bitcoin = await startBitcoinWalletService();
 });
 
 afterAll(async () => {
+  await bitcoin?.close();
   await olderService?.close();
   await service?.close();
 });
@@ -389,6 +401,60 @@ for (const version of PHP_VERSIONS) {
           wallet_currency: 'USDT',
           wallet_network: 'SOLANA',
         });
+      });
+
+      it("puts a Bitcoin wallet to the service on save: an extended key's first receive addresses shown under the wallet field, a key the service refuses not saved", async () => {
+        await install();
+        const save = (walletAddress: string, serviceUrl = bitcoin.url) =>
+          whmcs.driver<{ saved: boolean; error?: string; description: string; wallet: string }>(`
+            $settings = json_decode(${php(JSON.stringify({ ...SETTINGS, serviceUrl, network: 'BITCOIN', asset: 'BTC', walletAddress }))}, true);
+            $saved = harness_save_gateway($settings);
+            $wallet = WHMCS\\Database\\Capsule::table('tblpaymentgateways')->where('gateway', 'cryptocheckout')->where('setting', 'walletAddress')->value('value');
+            echo json_encode($saved + ['description' => cryptocheckout_config()['walletAddress']['Description'], 'wallet' => (string) $wallet]);
+          `);
+        const notice = (result: string, color: string, message: string) =>
+          `<br><span class="cryptocheckout-wallet-check" data-result="${result}" style="color:${color}">${message}</span>`;
+
+        const key = await save(BIP84_ZPUB);
+        expect(key).toMatchObject({ saved: true, wallet: BIP84_ZPUB });
+        expect(key.description).toContain(
+          notice(
+            'extended_key',
+            '#31708f',
+            `Crypto Checkout derives a new address for each order from this key (${BIP84_DESCRIPTION}). Check that your wallet shows these as its first receive addresses: ${BIP84_FIRST_ADDRESSES.join(', ')}. If they differ, the key is not the one your wallet receives on.`,
+          ),
+        );
+        expect(key.description).toContain(
+          "On Bitcoin, enter an address or, better, your wallet's extended public key: a zpub (recommended), an xpub or ypub, or a descriptor such as wpkh(…), sh(wpkh(…)) or tr(…). Public keys only: the service can never spend from them.",
+        );
+
+        const refused = await save(REFUSED_BITCOIN_KEY);
+        expect(refused).toMatchObject({
+          saved: false,
+          error: `Wallet address (BITCOIN): the Crypto Checkout service refuses it: ${REFUSED_BITCOIN_KEY_REASON}`,
+          wallet: BIP84_ZPUB,
+        });
+
+        const address = await save(BITCOIN_ADDRESS);
+        expect(address.saved).toBe(true);
+        expect(address.description).toContain(
+          notice(
+            'address',
+            '#31708f',
+            'Buyers pay this Bitcoin address exact amounts, with a few satoshis added to each so that every payment is matched to its order. An extended public key (zpub) also takes part payments and top-ups.',
+          ),
+        );
+
+        // An older service (404) does not stop the save; the field says why no addresses are shown.
+        const older = await save(BIP84_ZPUB, `${bitcoin.url}/older`);
+        expect(older).toMatchObject({ saved: true, wallet: BIP84_ZPUB });
+        expect(older.description).toContain(
+          notice(
+            'unavailable',
+            '#8a6d3b',
+            `The first receive addresses of this key could not be shown: the service at ${bitcoin.url}/older does not know this check (HTTP 404): it runs a version from before Bitcoin extended public keys. The key is saved; save the settings again once the service answers, to compare the addresses with your wallet.`,
+          ),
+        );
       });
 
       it("reads the service URL by the kernel's rules: blanks and a trailing /api dropped, a path prefix kept", async () => {

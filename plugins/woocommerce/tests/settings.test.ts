@@ -3,10 +3,23 @@
  * together; saved settings that cannot take payments take the method off the checkout with a notice
  * for the shop managers; the same rules for WooCommerce's REST API and for update_option; and the
  * service URL's reachability and whether it offers the saved settlement, checked on save and shown
- * on the settings page.
+ * on the settings page; and a Bitcoin wallet put to the service on save (an extended key's first
+ * receive addresses shown, a key the service refuses not saved).
  */
 import { createServer, type Server } from 'node:http';
-import { closedLoopbackUrl, listenOnLoopback, startSolanaOnlyService } from '@cryptocheckout/php-testkit';
+import {
+  BIP84_DESCRIPTION,
+  BIP84_FIRST_ADDRESSES,
+  BIP84_ZPUB,
+  BITCOIN_ADDRESS,
+  type BitcoinWalletService,
+  closedLoopbackUrl,
+  listenOnLoopback,
+  REFUSED_BITCOIN_KEY,
+  REFUSED_BITCOIN_KEY_REASON,
+  startBitcoinWalletService,
+  startSolanaOnlyService,
+} from '@cryptocheckout/php-testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lit, useShop, WALLET } from './support/shop.js';
 import { PLUGIN_FILE } from './support/wordpress.js';
@@ -16,6 +29,9 @@ const SOLANA_WALLET = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU';
 const SOLANA_HELP =
   "On Solana, enter your wallet address, not a token account. Tokens go to your wallet's associated token account; the buyer's wallet creates it when missing, as Solana Pay wallets do.";
 const OPTION = 'woocommerce_cryptocheckout_settings';
+const BITCOIN_HELP =
+  "On Bitcoin, enter an address or, better, your wallet's extended public key: a zpub (recommended), an xpub or ypub, or a descriptor such as wpkh(…), sh(wpkh(…)) or tr(…). Public keys only: the service can never spend from them. With a key, each order gets its own receive address; saving shows the first ones to compare with your wallet.";
+const KEY_NOTICE = `Crypto Checkout derives a new address for each order from this key (${BIP84_DESCRIPTION}). Check that your wallet shows these as its first receive addresses: ${BIP84_FIRST_ADDRESSES.join(', ')}. If they differ, the key is not the one your wallet receives on.`;
 
 interface RestAnswer {
   status: number;
@@ -270,6 +286,100 @@ describe('settings on PHP 8', () => {
       expect(Object.keys(answer.data.data?.params ?? {})).toEqual(['wallet_address']);
       expect(answer.stored).toMatchObject({ wallet_network: 'SOLANA', wallet_address: SOLANA_WALLET });
       expect((await saveSettings(validSettings())).errors).toEqual([]);
+    });
+  });
+
+  describe('a Bitcoin wallet, put to the service on save', () => {
+    /** A live service with Bitcoin: it derives a key's first addresses and refuses REFUSED_BITCOIN_KEY. */
+    let bitcoin: BitcoinWalletService;
+    beforeAll(async () => {
+      bitcoin = await startBitcoinWalletService();
+    });
+    afterAll(async () => {
+      await saveSettings(validSettings());
+      await bitcoin?.close();
+    });
+    const onBitcoin = (wallet: string, serviceUrl = bitcoin.url) => ({
+      ...validSettings(),
+      service_url: serviceUrl,
+      wallet_network: 'BITCOIN',
+      wallet_currency: 'BTC',
+      wallet_address: wallet,
+    });
+
+    it('the wallet help says a Bitcoin wallet can be an address or an extended public key, public keys only', async () => {
+      expect(await settingsPage()).toContain(BITCOIN_HELP);
+    });
+
+    it("saves an extended key and shows its first three receive addresses as the service derives them, to compare with the wallet's", async () => {
+      const saved = await saveSettings(onBitcoin(` ${BIP84_ZPUB} `));
+      expect(saved.errors).toEqual([]);
+      expect(saved.admin_errors).toEqual([]);
+      expect(saved.admin_messages).toEqual([KEY_NOTICE]);
+      expect(saved.saved).toMatchObject({
+        service_url: bitcoin.url,
+        wallet_network: 'BITCOIN',
+        wallet_currency: 'BTC',
+        wallet_address: BIP84_ZPUB,
+      });
+      expect(bitcoin.requests).toContain(`/api/wallet_check?network=BITCOIN&wallet_address=${BIP84_ZPUB}`);
+      expect(await offered()).toEqual({ classic: ['cryptocheckout'], blocks: true });
+    });
+
+    it('notes that buyers pay a plain address exact amounts', async () => {
+      const saved = await saveSettings(onBitcoin(BITCOIN_ADDRESS));
+      expect(saved.errors).toEqual([]);
+      expect(saved.admin_messages).toEqual([
+        'Buyers pay this Bitcoin address exact amounts, with a few satoshis added to each so that every payment is matched to its order. An extended public key (zpub) also takes part payments and top-ups.',
+      ]);
+      expect(saved.saved.wallet_address).toBe(BITCOIN_ADDRESS);
+    });
+
+    it("refuses a key the service refuses (400), with the service's reason, and keeps the saved wallet", async () => {
+      await saveSettings(onBitcoin(BIP84_ZPUB));
+      const saved = await saveSettings({ ...onBitcoin(REFUSED_BITCOIN_KEY), title: 'Bitcoin' });
+      const refusal = `Wallet address (BITCOIN): the Crypto Checkout service refuses it: ${REFUSED_BITCOIN_KEY_REASON}`;
+      expect(saved.errors).toEqual([refusal]);
+      expect(saved.admin_errors).toEqual([
+        refusal,
+        'Network, settlement asset and wallet address were left as they were: they are saved together, once all three fit each other.',
+      ]);
+      expect(saved.admin_messages).toEqual([]);
+      expect(saved.saved).toMatchObject({
+        title: 'Bitcoin',
+        wallet_network: 'BITCOIN',
+        wallet_address: BIP84_ZPUB,
+      });
+    });
+
+    it('saves the key when the service is older (404) or does not answer, saying why the addresses could not be shown', async () => {
+      const older = await saveSettings(onBitcoin(BIP84_ZPUB, `${bitcoin.url}/older`));
+      expect(older.errors).toEqual([]);
+      expect(older.admin_messages).toEqual([]);
+      const notice = `The first receive addresses of this key could not be shown: the service at ${bitcoin.url}/older does not know this check (HTTP 404): it runs a version from before Bitcoin extended public keys. The key is saved; save the settings again once the service answers, to compare the addresses with your wallet.`;
+      expect(older.admin_errors).toEqual([notice]);
+      expect(older.saved).toMatchObject({ service_url: `${bitcoin.url}/older`, wallet_address: BIP84_ZPUB });
+      expect(shop.wp.log()).toContain(`WARNING Wallet check after saving the settings: ${notice}`);
+
+      const down = await saveSettings(onBitcoin(BIP84_ZPUB, closedUrl));
+      expect(down.errors).toEqual([]);
+      expect(down.saved).toMatchObject({ service_url: closedUrl, wallet_address: BIP84_ZPUB });
+      expect(down.admin_errors).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^The first receive addresses of this key could not be shown: no connection to ${closedUrl.replace(/\./g, '\\.')} \\(`,
+          ),
+        ),
+        expect.stringMatching(/^Settings saved, but the service does not answer as it should\. /),
+      ]);
+    });
+
+    it('asks nothing for a wallet on another network', async () => {
+      const before = bitcoin.requests.length;
+      expect((await saveSettings({ ...validSettings(), service_url: bitcoin.url })).admin_messages).toEqual(
+        [],
+      );
+      expect(bitcoin.requests.slice(before).filter((path) => path.includes('wallet_check'))).toEqual([]);
     });
   });
 

@@ -3,6 +3,7 @@ export {
   type MismatchReason,
   ORDER_STATES,
   type OrderState,
+  type PaymentTolerance,
   type ReconcileAction,
   type ReconcileActionName,
   type ReplacingCheckout,

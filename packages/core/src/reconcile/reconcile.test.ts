@@ -122,6 +122,52 @@ describe('reconcile safety properties', () => {
     expect(decision.action).toBe('none');
   });
 
+  it("books a settlement short of what is due only within the service's payment tolerance, computed exactly", () => {
+    // Percent with up to two decimals (0.01 % to 10 %), amounts in cents: the rule in integers.
+    const percents = fc.integer({ min: 0, max: 1_000 });
+    fc.assert(
+      fc.property(cents, cents, percents, cents, (due, received, percentHundredths, acceptedCents) => {
+        const percent = (percentHundredths / 100).toString();
+        const accepted = (acceptedCents / 100).toFixed(2);
+        const decision = decideReconciliation(base.stored, {
+          ...lookupWith('settled', due, received, false),
+          payment_tolerance: { percent, accepted_shortfall_usd: accepted },
+        });
+        // accepted ≤ due × percent / 100  ⇔  accepted(cents) × 10 000 ≤ due(cents) × percent(hundredths)
+        const tolerated =
+          received + acceptedCents >= due &&
+          BigInt(acceptedCents) * 10_000n <= BigInt(due) * BigInt(percentHundredths);
+        const paid = received >= due || tolerated;
+        expect(decision.action).toBe(paid ? 'mark_paid' : 'hold_underpaid');
+        if (paid && received < due) {
+          expect(decision.note).toContain(
+            `, ${((due - received) / 100).toFixed(2)} USD short, within the service's payment tolerance of ${percent}%.`,
+          );
+        } else {
+          expect(decision.note).not.toContain('payment tolerance');
+        }
+      }),
+    );
+  });
+
+  it('says how much is short when it books within the payment tolerance', () => {
+    const decision = decideReconciliation(base.stored, {
+      ...lookupWith('settled', 10_000, 9_960, false),
+      payment_tolerance: { percent: '1', accepted_shortfall_usd: '0.4' },
+    });
+    expect(decision).toEqual({
+      action: 'mark_paid',
+      reason: 'settled',
+      note: `Crypto Checkout: payment of 99.60 USD settled (transaction ${base.lookup.transaction_code}), 0.40 USD short, within the service's payment tolerance of 1%.`,
+    });
+    // An unreadable tolerance is no tolerance: held as underpaid.
+    const unreadable = decideReconciliation(base.stored, {
+      ...lookupWith('settled', 10_000, 9_960, false),
+      payment_tolerance: { percent: 'one', accepted_shortfall_usd: '0.4' },
+    });
+    expect(unreadable.action).toBe('hold_underpaid');
+  });
+
   it('is idempotent: once the kernel applied a decision, the same lookup yields no action', () => {
     const nextState = {
       mark_paid: 'paid',

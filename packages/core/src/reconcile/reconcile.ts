@@ -1,4 +1,11 @@
-import { compareDecimals, parseDecimal, subtractDecimalsAtLeastZero } from '../money/decimal.js';
+import {
+  addDecimals,
+  compareDecimals,
+  decimalPlaces,
+  multiplyDecimals,
+  parseDecimal,
+  subtractDecimalsAtLeastZero,
+} from '../money/decimal.js';
 import type { Transaction } from '../schemas/transaction.js';
 import { getNetwork } from '../wallets/index.js';
 
@@ -45,6 +52,15 @@ export interface StoredOrder {
   replaced_by?: ReplacingCheckout | null;
 }
 
+/**
+ * The optional `payment_tolerance` of a lookup: the service settles payments short of
+ * `amount_in_usd` by up to `percent`; `accepted_shortfall_usd` is what a settled transaction lacks.
+ */
+export interface PaymentTolerance {
+  percent: string;
+  accepted_shortfall_usd: string;
+}
+
 /** The lookup fields the decision reads; a full `GET /transaction` `data` object satisfies it. */
 export type TransactionLookup = Pick<
   Transaction,
@@ -58,7 +74,7 @@ export type TransactionLookup = Pick<
   | 'wallet_currency'
   | 'wallet_network'
   | 'late'
->;
+> & { payment_tolerance?: PaymentTolerance };
 
 export type MismatchReason = 'transaction_code' | 'fiat_amount' | 'fiat_currency' | 'wallet';
 
@@ -121,10 +137,13 @@ export function decideReconciliation(stored: StoredOrder, lookup: TransactionLoo
   ) {
     // The hold was for another payment (a replaced checkout, a late one); this one pays what the
     // order asks now, on time: book it. The held payment stays before the owner.
+    const tolerated = toleratedShortfall(lookup, received, due);
     decision = {
       action: 'mark_paid',
       reason: 'settled_while_held',
-      note: `Crypto Checkout: payment of ${received} USD settled (transaction ${lookup.transaction_code}), the order's current amount in full. The payment held for review earlier is an extra payment: refund or credit the buyer.`,
+      note: tolerated
+        ? `Crypto Checkout: payment of ${usdCents(received)} USD settled (transaction ${lookup.transaction_code}), the order's current amount, ${tolerated.short} USD short, within the service's payment tolerance of ${tolerated.percent}%. The payment held for review earlier is an extra payment: refund or credit the buyer.`
+        : `Crypto Checkout: payment of ${received} USD settled (transaction ${lookup.transaction_code}), the order's current amount in full. The payment held for review earlier is an extra payment: refund or credit the buyer.`,
     };
   }
   if (decision.action !== 'none' && applied === decision.action) return alreadyApplied();
@@ -184,7 +203,8 @@ function decideByStatus(
   received: string,
   due: string,
 ): ReconcileAction {
-  const fullyPaid = compareDecimals(received, due) >= 0;
+  const tolerated = toleratedShortfall(lookup, received, due);
+  const fullyPaid = compareDecimals(received, due) >= 0 || tolerated !== null;
   switch (lookup.status) {
     case 'pending':
     case 'processing':
@@ -210,10 +230,13 @@ function decideByStatus(
           note: 'The late payment is already held for review.',
         };
       }
+      const late = lookup.late ? ', after the checkout had expired' : '';
       return {
         action: 'mark_paid',
         reason: lookup.late ? 'settled_late' : 'settled',
-        note: `Crypto Checkout: payment of ${received} USD settled (transaction ${lookup.transaction_code})${lookup.late ? ', after the checkout had expired' : ''}.`,
+        note: tolerated
+          ? `Crypto Checkout: payment of ${usdCents(received)} USD settled (transaction ${lookup.transaction_code})${late}, ${tolerated.short} USD short, within the service's payment tolerance of ${tolerated.percent}%.`
+          : `Crypto Checkout: payment of ${received} USD settled (transaction ${lookup.transaction_code})${late}.`,
       };
     }
 
@@ -261,8 +284,41 @@ function paysTheOrderAsItIsNow(
     (stored.applied_action ?? null) === null &&
     lookup.status === 'settled' &&
     lookup.late !== true &&
-    compareDecimals(received, due) >= 0
+    (compareDecimals(received, due) >= 0 || toleratedShortfall(lookup, received, due) !== null)
   );
+}
+
+/**
+ * How far a settled lookup is short of what was due when the service settled it within its payment
+ * tolerance: `received_usd + accepted_shortfall_usd` reaches `amount_in_usd`, and
+ * `accepted_shortfall_usd` is at most `amount_in_usd × percent / 100` (exactly, no rounding). Null
+ * when it is not short, not settled, carries no tolerance (or one that does not read), or is short by
+ * more than the tolerance allows: then it is underpaid as before. `short` has two decimals ("0.40").
+ */
+function toleratedShortfall(
+  lookup: TransactionLookup,
+  received: string,
+  due: string,
+): { short: string; percent: string } | null {
+  const tolerance = lookup.payment_tolerance;
+  if (lookup.status !== 'settled' || !tolerance || compareDecimals(received, due) >= 0) return null;
+  try {
+    const percent = parseDecimal(tolerance.percent, 'payment tolerance');
+    const accepted = parseDecimal(tolerance.accepted_shortfall_usd, 'accepted shortfall');
+    if (compareDecimals(addDecimals(received, accepted), due) < 0) return null;
+    // accepted × 100 ≤ due × percent, both products exact.
+    const hundredfold = multiplyDecimals(accepted, '100', decimalPlaces(accepted), 'down');
+    const ceiling = multiplyDecimals(due, percent, decimalPlaces(due) + decimalPlaces(percent), 'down');
+    if (compareDecimals(hundredfold, ceiling) > 0) return null;
+    return { short: usdCents(subtractDecimalsAtLeastZero(due, received)), percent };
+  } catch {
+    return null;
+  }
+}
+
+/** A USD amount with exactly two decimals ("99.6" → "99.60"). */
+function usdCents(amount: string): string {
+  return multiplyDecimals(amount, '1', 2, 'half_up');
 }
 
 function alreadyApplied(): ReconcileAction {

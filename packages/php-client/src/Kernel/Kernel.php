@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace CryptoCheckout\Client\Kernel;
 
 use CryptoCheckout\Client\Client;
+use CryptoCheckout\Client\Exception\SettingsException;
 use CryptoCheckout\Client\Http\Transport;
 use CryptoCheckout\Client\Kernel\Ledger\Ledger;
 use CryptoCheckout\Client\Kernel\Ledger\SqlPort;
@@ -23,6 +24,8 @@ use CryptoCheckout\Client\Kernel\Ledger\SqlPort;
  *   check()         an admin's "Check payment now"                      → RunOutcome
  *   probe()         is the service URL a Crypto Checkout service, offering
  *                   the merchant's settlement?                         → ServiceProbe::probe() + checked_at
+ *   checkWallet()   a Bitcoin wallet being saved: refused by the service,
+ *                   or the first addresses of its key to show          → WalletCheck::check() + checked_at
  *   startRefund()   the platform's refund action                        → RefundStart
  *   checkRefunds()  the scheduled poll (with poll()), an admin's check  → RefundRunner::check() list
  *   refunds()       the order panel's refunds (RefundLabels)            → RefundRecord list
@@ -36,6 +39,8 @@ final class Kernel
     public const THROTTLE_WINDOW_SECONDS = 60;
     /** How long a probe's answer is reused by the settings page. */
     public const PROBE_CACHE_SECONDS = 60;
+    /** How long the answer of a wallet check is remembered for the settings page (rememberedWalletCheck()). */
+    public const WALLET_CHECK_MEMORY_SECONDS = 30 * 86400;
 
     private const LAST_VERIFIED_WEBHOOK = 'last_verified_webhook';
 
@@ -276,6 +281,54 @@ final class Kernel
         $result = ($asked === '' ? $probe->probe($serviceUrl) : $probe->probe($serviceUrl, $asset, $network)) + ['checked_at' => $now, 'settlement' => $asked];
         $this->ledger->putValue($key, (string) json_encode($result), $now + self::PROBE_CACHE_SECONDS);
         return $result;
+    }
+
+    /**
+     * What the service makes of the wallet being saved (WalletCheck): asked only for a Bitcoin wallet
+     * (result not_checked otherwise), with the service URL being saved, waiting at most
+     * $timeoutSeconds. The platform refuses the save on result "refused" (a settings error for
+     * field, like SettingsRules' own) and shows message as a notice otherwise. The answer, unless
+     * refused or not checked, is remembered for the settings page (rememberedWalletCheck()).
+     *
+     * @param int $timeoutSeconds 1 to WalletCheck::TIMEOUT_SECONDS
+     * @return array{result: string, problem: string|null, field: string|null, message: string, description: string, addresses: list<string>, checked_at: int}
+     */
+    public function checkWallet(string $serviceUrl, string $network, string $walletAddress, int $timeoutSeconds = WalletCheck::TIMEOUT_SECONDS): array
+    {
+        $check = new WalletCheck($this->transport ?? Client::createDefaultTransport(), $this->translate, $timeoutSeconds);
+        $now = $this->clock->now();
+        $result = $check->check($serviceUrl, $network, $walletAddress) + ['checked_at' => $now];
+        if (!in_array($result['result'], [WalletCheck::RESULT_NOT_CHECKED, WalletCheck::RESULT_REFUSED], true)) {
+            $this->ledger->putValue(self::walletCheckKey($serviceUrl, $network, $walletAddress), (string) json_encode($result), $now + self::WALLET_CHECK_MEMORY_SECONDS);
+        }
+        return $result;
+    }
+
+    /**
+     * The last answer of checkWallet() for this service URL, network and wallet, as it was given
+     * (its message in the language of that moment), or null when there is none from the last
+     * WALLET_CHECK_MEMORY_SECONDS. Asks nothing.
+     *
+     * @return array{result: string, problem: string|null, field: string|null, message: string, description: string, addresses: list<string>, checked_at: int}|null
+     */
+    public function rememberedWalletCheck(string $serviceUrl, string $network, string $walletAddress): ?array
+    {
+        $remembered = json_decode((string) $this->ledger->value(self::walletCheckKey($serviceUrl, $network, $walletAddress), $this->clock->now()), true);
+        if (!is_array($remembered) || !isset($remembered['result'], $remembered['message'], $remembered['checked_at']) || !is_string($remembered['message'])) {
+            return null;
+        }
+        return $remembered + ['problem' => null, 'field' => null, 'description' => '', 'addresses' => []];
+    }
+
+    /** The ledger key of a wallet check: the service URL as SettingsRules stores it, the network, the wallet. */
+    private static function walletCheckKey(string $serviceUrl, string $network, string $walletAddress): string
+    {
+        try {
+            $url = SettingsRules::serviceUrl($serviceUrl);
+        } catch (SettingsException $invalid) {
+            $url = SettingsRules::text($serviceUrl);
+        }
+        return 'wallet_check:' . sha1($url . "\n" . strtoupper(SettingsRules::text($network)) . "\n" . SettingsRules::text($walletAddress));
     }
 
     /** A kernel text through the platform's translation, placeholders filled in. @param array<string, string> $parameters */

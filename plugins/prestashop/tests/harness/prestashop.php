@@ -1896,6 +1896,11 @@ class Module
         return '<div class="module_warning alert alert-warning">' . (is_array($warning) ? '<ul><li>' . implode('</li><li>', $warning) . '</li></ul>' : $warning) . '</div>';
     }
 
+    public function displayInformation($information)
+    {
+        return '<div class="module_info info alert alert-info">' . (is_array($information) ? '<ul><li>' . implode('</li><li>', $information) . '</li></ul>' : $information) . '</div>';
+    }
+
     public function getLocalPath()
     {
         return _PS_MODULE_DIR_ . $this->name . '/';

@@ -17,6 +17,7 @@ use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\ServiceProbe;
 use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\SettingsRules;
 use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\StartProblem;
 use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\StoredCheckout;
+use CryptoCheckout\WooCommerce\Vendor\Client\Kernel\WalletCheck;
 use CryptoCheckout\WooCommerce\Vendor\Client\Money;
 use CryptoCheckout\WooCommerce\Vendor\Client\Wallet\Networks;
 
@@ -33,6 +34,14 @@ class Gateway extends \WC_Payment_Gateway
 
     /** Set when a save left network, asset and wallet as they were because one of them was refused. */
     private bool $walletFieldsKept = false;
+
+    /**
+     * What the service said of the Bitcoin wallet being saved (the kernel's checkWallet()), shown once
+     * the settings are saved; null when it was not asked.
+     *
+     * @var array<string, mixed>|null
+     */
+    private ?array $walletCheck = null;
 
     public function __construct()
     {
@@ -97,7 +106,8 @@ class Gateway extends \WC_Payment_Gateway
                 'title' => __('Wallet address', 'cryptocheckout-for-woocommerce'),
                 'type' => 'text',
                 'description' => __('Your receiving address on the network above. It is checked before it is saved.', 'cryptocheckout-for-woocommerce')
-                    . ' ' . __('On Solana, enter your wallet address, not a token account. Tokens go to your wallet\'s associated token account; the buyer\'s wallet creates it when missing, as Solana Pay wallets do.', 'cryptocheckout-for-woocommerce'),
+                    . ' ' . __('On Solana, enter your wallet address, not a token account. Tokens go to your wallet\'s associated token account; the buyer\'s wallet creates it when missing, as Solana Pay wallets do.', 'cryptocheckout-for-woocommerce')
+                    . ' ' . __('On Bitcoin, enter an address or, better, your wallet\'s extended public key: a zpub (recommended), an xpub or ypub, or a descriptor such as wpkh(…), sh(wpkh(…)) or tr(…). Public keys only: the service can never spend from them. With a key, each order gets its own receive address; saving shows the first ones to compare with your wallet.', 'cryptocheckout-for-woocommerce'),
                 'default' => SettingsRules::DEFAULTS[SettingsRules::WALLET],
                 'custom_attributes' => ['autocomplete' => 'off', 'spellcheck' => 'false'],
             ],
@@ -123,14 +133,18 @@ class Gateway extends \WC_Payment_Gateway
     /**
      * WooCommerce's save checks each field by its type only; the kernel's rules check the settings
      * together before they are stored: a refused value keeps its stored one, and network, asset and
-     * wallet are kept together. Then the saved service URL is probed; one that does not answer is
-     * reported with the other messages (the settings are saved all the same).
+     * wallet are kept together. A Bitcoin wallet is also put to the service (the kernel's
+     * checkWallet()): one it refuses is refused like any other, otherwise the notice says what the
+     * service makes of it (an extended key's first receive addresses). Then the saved service URL is
+     * probed; one that does not answer is reported with the other messages (the settings are saved
+     * all the same).
      */
     public function process_admin_options()
     {
         $stored = get_option($this->get_option_key(), []);
         $stored = (is_array($stored) ? $stored : []) + SettingsRules::DEFAULTS + ['checkout_display' => SettingsRules::DISPLAY_REDIRECT];
         $this->walletFieldsKept = false;
+        $this->walletCheck = null;
         $check = fn ($settings) => is_array($settings) ? $this->checkSettings($settings, $stored) : $settings;
         add_filter('woocommerce_settings_api_sanitized_fields_' . $this->id, $check, 1);
         try {
@@ -142,6 +156,13 @@ class Gateway extends \WC_Payment_Gateway
         $messages = $this->get_errors();
         if ($this->walletFieldsKept) {
             $messages[] = __('Network, settlement asset and wallet address were left as they were: they are saved together, once all three fit each other.', 'cryptocheckout-for-woocommerce');
+        } elseif ($this->walletCheck !== null && $this->walletCheck['result'] === WalletCheck::RESULT_UNAVAILABLE) {
+            // Saved, but the addresses could not be shown: a warning with the others, and in the log.
+            $messages[] = (string) $this->walletCheck['message'];
+            Kernel::log('warning', 'Wallet check after saving the settings: ' . $this->walletCheck['message'], ['problem' => (string) $this->walletCheck['problem']]);
+        } elseif ($this->walletCheck !== null && in_array($this->walletCheck['result'], [WalletCheck::RESULT_EXTENDED_KEY, WalletCheck::RESULT_ADDRESS], true)) {
+            // WooCommerce prints its settings messages escaped (WC_Admin_Settings::show_messages()).
+            \WC_Admin_Settings::add_message((string) $this->walletCheck['message']);
         }
         $serviceUrl = (string) $this->get_option(SettingsRules::SERVICE_URL);
         $probe = $serviceUrl === '' ? null : Kernel::get()->probe($serviceUrl, true, ServiceProbe::TIMEOUT_SECONDS, $this->serviceConfig() ?? []);
@@ -175,8 +196,17 @@ class Gateway extends \WC_Payment_Gateway
     private function checkSettings(array $settings, array $stored): array
     {
         $checked = Settings::validate($settings);
-        array_map([$this, 'add_error'], array_values($checked['errors']));
         $refused = array_keys($checked['errors']);
+        // A Bitcoin wallet the rules take goes to the service being saved; its refusal refuses it too.
+        if (array_intersect($refused, array_merge([SettingsRules::SERVICE_URL], Settings::WALLET_FIELDS)) === []) {
+            $check = self::checkWallet($checked['values']);
+            if ($check !== null && $check['result'] === WalletCheck::RESULT_REFUSED) {
+                $checked['errors'][(string) $check['field']] = (string) $check['message'];
+                $refused[] = (string) $check['field'];
+            }
+            $this->walletCheck = $check;
+        }
+        array_map([$this, 'add_error'], array_values($checked['errors']));
         $this->walletFieldsKept = array_intersect($refused, Settings::WALLET_FIELDS) !== [];
         foreach (SettingsRules::FIELDS as $field) {
             $keep = in_array($field, $refused, true) || ($this->walletFieldsKept && in_array($field, Settings::WALLET_FIELDS, true));
@@ -189,6 +219,21 @@ class Gateway extends \WC_Payment_Gateway
             $settings['checkout_display'] = $stored['checkout_display'];
         }
         return $settings;
+    }
+
+    /**
+     * The service's word on a Bitcoin wallet about to be saved (the kernel's checkWallet(), at most
+     * WalletCheck::TIMEOUT_SECONDS), or null for a wallet on another network.
+     *
+     * @param array<string, string> $values the settings as SettingsRules cleaned them
+     * @return array<string, mixed>|null
+     */
+    private static function checkWallet(array $values): ?array
+    {
+        if (!WalletCheck::applies($values[SettingsRules::NETWORK])) {
+            return null;
+        }
+        return Kernel::get()->checkWallet($values[SettingsRules::SERVICE_URL], $values[SettingsRules::NETWORK], $values[SettingsRules::WALLET]);
     }
 
     /**

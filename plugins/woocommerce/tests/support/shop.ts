@@ -67,9 +67,13 @@ export interface Shop {
   productId: number;
   validSettings(): Record<string, string>;
   /** Saves the settings form as WooCommerce's settings page does (POST + process_admin_options). */
-  saveSettings(
-    fields: Record<string, string | undefined>,
-  ): Promise<{ errors: string[]; admin_errors: string[]; saved: Record<string, string> }>;
+  saveSettings(fields: Record<string, string | undefined>): Promise<{
+    errors: string[];
+    admin_errors: string[];
+    /** WooCommerce's settings messages (WC_Admin_Settings::add_message()), shown as notices. */
+    admin_messages: string[];
+    saved: Record<string, string>;
+  }>;
   /**
    * Activates WooCommerce and the plugin (after `before`: PHP run first in the same request) and
    * waits until every worker of the site serves the plugin's routes: the webhook answers `{}` with
@@ -131,7 +135,7 @@ export function useShop(options: { php?: WordPressPhp; workers?: number } = {}):
         $_POST = [${post}];
         $gateway = WC()->payment_gateways()->payment_gateways()['cryptocheckout'];
         $gateway->process_admin_options();
-        echo json_encode(['errors' => $gateway->get_errors(), 'admin_errors' => WC_Admin_Settings::get_errors(), 'saved' => get_option('woocommerce_cryptocheckout_settings')]);
+        echo json_encode(['errors' => $gateway->get_errors(), 'admin_errors' => WC_Admin_Settings::get_errors(), 'admin_messages' => WC_Admin_Settings::get_messages(), 'saved' => get_option('woocommerce_cryptocheckout_settings')]);
       `);
     },
     async activate(before = '') {

@@ -11,6 +11,7 @@
 declare(strict_types=1);
 
 use CryptoCheckout\Whmcs\Vendor\Client\Kernel\SettingsRules;
+use CryptoCheckout\Whmcs\Vendor\Client\Kernel\WalletCheck;
 use CryptoCheckout\Whmcs\Vendor\Client\Wallet\Networks;
 
 if (!defined('WHMCS')) {
@@ -64,7 +65,9 @@ function cryptocheckout_config()
             'Default' => SettingsRules::DEFAULTS[SettingsRules::WALLET],
             'Description' => 'Your own wallet on the network below; payments settle there.'
                 . ' On Solana, enter your wallet address, not a token account. Tokens go to your wallet\'s associated token account; the buyer\'s wallet creates it when missing, as Solana Pay wallets do.'
-                . ($problems === [] ? '' : '<br><strong style="color:#b00020">' . implode('<br>', $problems) . '</strong>'),
+                . ' On Bitcoin, enter an address or, better, your wallet\'s extended public key: a zpub (recommended), an xpub or ypub, or a descriptor such as wpkh(…), sh(wpkh(…)) or tr(…). Public keys only: the service can never spend from them. With a key, each invoice gets its own receive address; saving shows the first ones to compare with your wallet.'
+                . ($problems === [] ? '' : '<br><strong style="color:#b00020">' . implode('<br>', $problems) . '</strong>')
+                . \CryptoCheckout\Whmcs\WalletNotice::forSettingsPage($saved),
         ],
         'asset' => [
             'FriendlyName' => 'Settlement asset',
@@ -104,7 +107,9 @@ function cryptocheckout_config()
 }
 
 /**
- * Refuses to save settings that cannot take payments, with the reason shown to the admin.
+ * Refuses to save settings that cannot take payments, with the reason shown to the admin. A Bitcoin
+ * wallet is put to the service too (WalletNotice): one it refuses is refused here; what it says of
+ * one it takes (an extended key's first receive addresses) is shown under the wallet field.
  *
  * @param array<string, mixed> $params
  * @throws \WHMCS\Exception\Module\InvalidConfiguration
@@ -115,6 +120,10 @@ function cryptocheckout_config_validate($params)
     $problems = array_values($settings->errors);
     if ($settings->merchantKeyProblem() !== null) {
         $problems[] = $settings->merchantKeyProblem();
+    }
+    $walletCheck = $problems === [] ? \CryptoCheckout\Whmcs\WalletNotice::checkOnSave($params) : null;
+    if ($walletCheck !== null && $walletCheck['result'] === WalletCheck::RESULT_REFUSED) {
+        $problems[] = (string) $walletCheck['message'];
     }
     if ($problems !== []) {
         throw new \WHMCS\Exception\Module\InvalidConfiguration(implode(' ', $problems));

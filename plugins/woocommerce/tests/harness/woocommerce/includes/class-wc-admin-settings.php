@@ -25,4 +25,10 @@ class WC_Admin_Settings
     {
         return self::$errors;
     }
+
+    /** Harness helper. */
+    public static function get_messages(): array
+    {
+        return self::$messages;
+    }
 }
