@@ -7,6 +7,8 @@ export type BitcoinWalletRow = Selectable<BitcoinWalletsTable>;
 
 /** Scripts per `IN (…)` lookup: well under every database's parameter limit. */
 const LOOKUP_CHUNK = 500;
+/** Where transfers are kept: payments (and unmatched ones) and refund payments. */
+const TRANSFER_TABLES = ['chain_transfers', 'refund_transfers'] as const;
 /** Blocks kept behind the tip to find where a reorganisation forked. */
 const BLOCKS_KEPT = 288;
 
@@ -130,6 +132,15 @@ export class BitcoinRepository {
       .executeTakeFirst();
   }
 
+  /** When the first watched script was handed out (ISO time), if any. */
+  async earliestScriptTime(): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('bitcoin_scripts')
+      .select((select) => select.fn.min('created_at').as('earliest'))
+      .executeTakeFirst();
+    return (row?.earliest as string | null | undefined) ?? undefined;
+  }
+
   /** The newest scanned block. */
   async tip(): Promise<{ height: number; hash: string } | undefined> {
     const row = await this.db
@@ -170,20 +181,15 @@ export class BitcoinRepository {
   async unmineAbove(height: number): Promise<ChainTransferRow[]> {
     return this.db.transaction().execute(async (scope) => {
       await scope.deleteFrom('bitcoin_blocks').where('height', '>', height).execute();
-      await scope
-        .updateTable('chain_transfers')
-        .set({ block_number: '0', block_hash: '' })
-        .where('network', '=', 'BITCOIN')
-        .where('confirmed', '=', 0)
-        .where('block_number', '>', String(height))
-        .execute();
-      await scope
-        .updateTable('refund_transfers')
-        .set({ block_number: '0', block_hash: '' })
-        .where('network', '=', 'BITCOIN')
-        .where('confirmed', '=', 0)
-        .where('block_number', '>', String(height))
-        .execute();
+      for (const table of TRANSFER_TABLES) {
+        await scope
+          .updateTable(table)
+          .set({ block_number: '0', block_hash: '' })
+          .where('network', '=', 'BITCOIN')
+          .where('confirmed', '=', 0)
+          .where('block_number', '>', String(height))
+          .execute();
+      }
       return scope
         .selectFrom('chain_transfers')
         .selectAll()
@@ -196,20 +202,15 @@ export class BitcoinRepository {
 
   /** Records the block a transfer seen in the mempool (or in a dropped block) was mined in. */
   async markMined(txid: string, height: number, hash: string, time: string): Promise<void> {
-    await this.db
-      .updateTable('chain_transfers')
-      .set({ block_number: String(height), block_hash: hash, block_time: time })
-      .where('network', '=', 'BITCOIN')
-      .where('tx_hash', '=', txid)
-      .where('confirmed', '=', 0)
-      .execute();
-    await this.db
-      .updateTable('refund_transfers')
-      .set({ block_number: String(height), block_hash: hash, block_time: time })
-      .where('network', '=', 'BITCOIN')
-      .where('tx_hash', '=', txid)
-      .where('confirmed', '=', 0)
-      .execute();
+    for (const table of TRANSFER_TABLES) {
+      await this.db
+        .updateTable(table)
+        .set({ block_number: String(height), block_hash: hash, block_time: time })
+        .where('network', '=', 'BITCOIN')
+        .where('tx_hash', '=', txid)
+        .where('confirmed', '=', 0)
+        .execute();
+    }
   }
 
   /** The order amount (USD) of each checkout, for the confirmations its payments need. */

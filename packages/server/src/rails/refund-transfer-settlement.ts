@@ -1,5 +1,8 @@
+import { decimalToScaled, scaledToDecimal } from '@cryptocheckout/core';
+import type { Insertable } from 'kysely';
 import type { Logger } from 'pino';
-import type { RefundTransferRow } from '../db/refund-repository.js';
+import type { RefundRow, RefundTransferRow } from '../db/refund-repository.js';
+import type { RefundTransfersTable } from '../db/schema.js';
 import type { RefundPayments } from '../domain/refund-payments.js';
 
 /**
@@ -33,4 +36,40 @@ export async function forgetRefundTransfer(
 ): Promise<void> {
   logger.warn({ network: transfer.network, txHash: transfer.tx_hash, refundId: transfer.refund_id }, why);
   await payments.refunds.repository.deleteTransfer(transfer);
+}
+
+/**
+ * Records a transfer that reached a refund's confirmed address once, and whether it pays the refund:
+ * its exact amount, and made after the address was confirmed (within `clockSlackMs`, for block
+ * producers' clocks). A transfer of another amount is kept and logged; the refund stays unpaid.
+ * Shared by every chain family. @returns whether it was recorded now (false: recorded before).
+ */
+export async function storeRefundTransfer(
+  payments: RefundPayments,
+  logger: Logger,
+  refund: RefundRow,
+  transfer: Omit<Insertable<RefundTransfersTable>, 'refund_id' | 'amount' | 'exact' | 'confirmed'> & {
+    baseUnits: bigint;
+    decimals: number;
+    clockSlackMs: number;
+  },
+): Promise<boolean> {
+  const { baseUnits, decimals, clockSlackMs, ...row } = transfer;
+  const exact =
+    baseUnits === decimalToScaled(refund.amount, decimals) &&
+    Date.parse(row.block_time) >= Date.parse(refund.address_confirmed_at ?? '') - clockSlackMs;
+  const recorded = await payments.refunds.repository.insertTransfer({
+    ...row,
+    refund_id: refund.refund_id,
+    amount: scaledToDecimal(baseUnits, decimals),
+    exact: exact ? 1 : 0,
+    confirmed: 0,
+  });
+  if (recorded && !exact) {
+    logger.warn(
+      { network: row.network, refundId: refund.refund_id, txHash: row.tx_hash, expected: refund.amount },
+      "a transfer to a refund's address is not the refund's exact amount (or came before the address was confirmed); the refund stays unpaid",
+    );
+  }
+  return recorded;
 }

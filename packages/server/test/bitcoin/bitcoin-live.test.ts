@@ -281,6 +281,27 @@ describe('Bitcoin live mode, the node', () => {
     expect((await bitcoinHealth(server)).lastError).toBeNull();
   });
 
+  it('finds a payment mined while the node was unreachable at the watcher’s very first start', async () => {
+    // BIP32's test vector 1 master key: a merchant no other server of this suite pays.
+    const wallet =
+      'xpub661MyMwAqRbcFW31YEwpkMuc5THy2PSt5bDMsktWQcFF8syAmRUapSCGu8ED9W6oDMSgv6Zz8idoc4a6mr8BDzTJY47LJhkJ8UB7WEGuduB';
+    node.setOutage('down');
+    const fresh = await startTestServer(bitcoinLiveOptions(node, { bitcoinConfirmations: 1 }));
+    try {
+      const { code, link, sats } = await openBitcoinCheckout(fresh, wallet, {
+        external_reference: 'btc-first-start',
+      });
+      pay(link.address, sats);
+      node.mine(3);
+      node.setOutage(null);
+      const settled = await waitForBitcoinStatus(fresh, code, 'settled');
+      expect(settled.payments).toHaveLength(1);
+    } finally {
+      node.setOutage(null);
+      await fresh.dispose();
+    }
+  });
+
   it('refuses a node on another chain than the one configured: the rail is not offered, and health says why', async () => {
     const mainnetServer = await startTestServer(bitcoinLiveOptions(node, { bitcoinChain: 'main' }));
     try {

@@ -1,8 +1,11 @@
-import { decimalToScaled, scaledToDecimal } from '@cryptocheckout/core';
 import type { Logger } from 'pino';
 import type { RefundRow, RefundTransferRow } from '../../db/refund-repository.js';
 import type { RefundPayments } from '../../domain/refund-payments.js';
-import { confirmRefundTransfer, forgetRefundTransfer } from '../refund-transfer-settlement.js';
+import {
+  confirmRefundTransfer,
+  forgetRefundTransfer,
+  storeRefundTransfer,
+} from '../refund-transfer-settlement.js';
 import { type DecodedTransaction, scriptHex } from './bitcoin-blocks.js';
 import { scriptOfAddress } from './bitcoin-keys.js';
 import { BITCOIN_DECIMALS, type Placement } from './bitcoin-payments.js';
@@ -49,30 +52,19 @@ export class BitcoinRefundTransfers {
     for (const output of transaction.outputs) {
       const refund = this.byScript.get(scriptHex(output.script));
       if (!refund) continue;
-      const time = placement.mined ? placement.time : placement.seenAt;
-      const exact =
-        output.sats === decimalToScaled(refund.amount, BITCOIN_DECIMALS) &&
-        time.getTime() >= Date.parse(refund.address_confirmed_at ?? '') - CLOCK_SLACK_MS;
-      const recorded = await this.payments.refunds.repository.insertTransfer({
+      await storeRefundTransfer(this.payments, this.logger, refund, {
         network: 'BITCOIN',
         tx_hash: transaction.txid,
         log_index: output.index,
         block_number: placement.mined ? String(placement.height) : '0',
         block_hash: placement.mined ? placement.hash : '',
-        block_time: time.toISOString(),
-        refund_id: refund.refund_id,
+        block_time: (placement.mined ? placement.time : placement.seenAt).toISOString(),
         from_address: '',
-        amount: scaledToDecimal(output.sats, BITCOIN_DECIMALS),
-        exact: exact ? 1 : 0,
-        confirmed: 0,
         recorded_at: this.clock().toISOString(),
+        baseUnits: output.sats,
+        decimals: BITCOIN_DECIMALS,
+        clockSlackMs: CLOCK_SLACK_MS,
       });
-      if (recorded && !exact) {
-        this.logger.warn(
-          { refundId: refund.refund_id, txid: transaction.txid, expected: refund.amount },
-          "a transfer to a refund's address is not the refund's exact amount (or came before the address was confirmed); the refund stays unpaid",
-        );
-      }
     }
   }
 

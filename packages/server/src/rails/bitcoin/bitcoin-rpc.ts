@@ -69,6 +69,11 @@ export class BitcoinRpc {
     return this.call('getblockhash', [height]);
   }
 
+  /** A block's header fields the watcher reads: its time (Unix seconds) and height. */
+  getBlockHeader(hash: string): Promise<{ time: number; height: number }> {
+    return this.call('getblockheader', [hash, true]);
+  }
+
   /** The serialized block, as hex (verbosity 0). */
   getRawBlock(hash: string): Promise<string> {
     return this.call('getblock', [hash, 0]);

@@ -14,6 +14,10 @@ import { BitcoinRpc } from './bitcoin-rpc.js';
 
 /** Blocks scanned per step; a watcher far behind catches up over several steps. */
 const BLOCKS_PER_STEP = 20;
+/** How far a block's time may be from the time it was mined (consensus allows two hours ahead). */
+const BLOCK_TIME_SLACK_SECONDS = 2 * 3600;
+/** Blocks walked back on a first start at most: two weeks of blocks. */
+const MAX_START_DEPTH = 2016;
 /** Mempool transactions fetched per batch call. */
 const MEMPOOL_BATCH = 200;
 /**
@@ -163,8 +167,7 @@ export class BitcoinWatcher {
     if (tip?.hash === best) return false;
     const nodeHeight = await this.rpc.getBlockCount();
     this.state.nodeHeight = nodeHeight;
-    // The first start watches from the node's tip: no checkout existed before.
-    let height = tip ? await this.forkPoint(tip, nodeHeight) : nodeHeight - 1;
+    let height = tip ? await this.forkPoint(tip, nodeHeight) : await this.startHeight(nodeHeight);
     const last = Math.min(nodeHeight, height + BLOCKS_PER_STEP);
     while (height < last) {
       height++;
@@ -172,6 +175,25 @@ export class BitcoinWatcher {
     }
     this.state.scannedHeight = height;
     return height < nodeHeight;
+  }
+
+  /**
+   * Where a watcher that never scanned a block starts: at the node's tip when no address was handed
+   * out yet; otherwise below the first block that can hold a payment to one (checkouts can be opened,
+   * and paid, while the node is still unreachable at the first start). Block times may be two hours
+   * off, so two more hours are read. @returns the height before the first block to scan.
+   */
+  private async startHeight(nodeHeight: number): Promise<number> {
+    const earliest = await this.repository.earliestScriptTime();
+    if (earliest === undefined) return nodeHeight - 1;
+    const since = Date.parse(earliest) / 1000 - BLOCK_TIME_SLACK_SECONDS;
+    let height = nodeHeight;
+    for (let walked = 0; height > 0 && walked < MAX_START_DEPTH; walked++) {
+      const header = await this.rpc.getBlockHeader(await this.rpc.getBlockHash(height));
+      if (header.time < since) return height;
+      height--;
+    }
+    return height;
   }
 
   /**

@@ -1,9 +1,12 @@
-import { decimalToScaled, scaledToDecimal } from '@cryptocheckout/core';
 import type { Logger } from 'pino';
 import type { Block } from 'viem';
 import type { RefundRow, RefundTransferRow } from '../../db/refund-repository.js';
 import type { RefundPayments } from '../../domain/refund-payments.js';
-import { confirmRefundTransfer, forgetRefundTransfer } from '../refund-transfer-settlement.js';
+import {
+  confirmRefundTransfer,
+  forgetRefundTransfer,
+  storeRefundTransfer,
+} from '../refund-transfer-settlement.js';
 import type { EvmNetworkConfig } from './evm-networks.js';
 import type { TransferLog } from './transfer-logs.js';
 import type { ObservedTransfer } from './transfer-recorder.js';
@@ -56,29 +59,19 @@ export class RefundTransfers {
       for (const refund of this.payable.get(transfer.to) ?? []) {
         const token = this.tokenOf(refund);
         if (token?.contract !== transfer.token.contract) continue;
-        const exact =
-          transfer.value === decimalToScaled(refund.amount, token.decimals) &&
-          transfer.blockTime.getTime() >= Date.parse(refund.address_confirmed_at ?? '') - CLOCK_SLACK_MS;
-        const recorded = await this.payments.refunds.repository.insertTransfer({
+        const recorded = await storeRefundTransfer(this.payments, this.logger, refund, {
           network: this.config.network,
           tx_hash: transfer.txHash,
           log_index: transfer.logIndex,
           block_number: transfer.blockNumber.toString(),
           block_hash: transfer.blockHash,
           block_time: transfer.blockTime.toISOString(),
-          refund_id: refund.refund_id,
           from_address: transfer.from,
-          amount: scaledToDecimal(transfer.value, token.decimals),
-          exact: exact ? 1 : 0,
-          confirmed: 0,
           recorded_at: this.clock().toISOString(),
+          baseUnits: transfer.value,
+          decimals: token.decimals,
+          clockSlackMs: CLOCK_SLACK_MS,
         });
-        if (recorded && !exact) {
-          this.logger.warn(
-            { refundId: refund.refund_id, txHash: transfer.txHash, expected: refund.amount },
-            "a transfer to a refund address is not the refund's exact amount (or came before the address was confirmed); the refund stays unpaid",
-          );
-        }
         // A transfer pays at most one refund, the oldest it matches.
         if (recorded) break;
       }

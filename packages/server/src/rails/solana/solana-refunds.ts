@@ -1,8 +1,11 @@
-import { decimalToScaled, scaledToDecimal } from '@cryptocheckout/core';
 import type { Logger } from 'pino';
 import type { RefundRow, RefundTransferRow } from '../../db/refund-repository.js';
 import type { RefundPayments } from '../../domain/refund-payments.js';
-import { confirmRefundTransfer, forgetRefundTransfer } from '../refund-transfer-settlement.js';
+import {
+  confirmRefundTransfer,
+  forgetRefundTransfer,
+  storeRefundTransfer,
+} from '../refund-transfer-settlement.js';
 import { associatedTokenAccount, refundReference } from './solana-addresses.js';
 import type { SolanaNetworkConfig } from './solana-network.js';
 import type { SolanaRpc } from './solana-rpc.js';
@@ -73,29 +76,19 @@ export class SolanaRefundTransfers {
     from: string,
   ): Promise<void> {
     const time = blockTime === null ? this.clock() : new Date(blockTime * 1000);
-    const exact =
-      received === decimalToScaled(refund.amount, decimals) &&
-      time.getTime() >= Date.parse(refund.address_confirmed_at ?? '') - CLOCK_SLACK_MS;
-    const recorded = await this.payments.refunds.repository.insertTransfer({
+    await storeRefundTransfer(this.payments, this.logger, refund, {
       network: 'SOLANA',
       tx_hash: signature,
       log_index: 0,
       block_number: String(slot),
       block_hash: '',
       block_time: time.toISOString(),
-      refund_id: refund.refund_id,
       from_address: from,
-      amount: scaledToDecimal(received, decimals),
-      exact: exact ? 1 : 0,
-      confirmed: 0,
       recorded_at: this.clock().toISOString(),
+      baseUnits: received,
+      decimals,
+      clockSlackMs: CLOCK_SLACK_MS,
     });
-    if (recorded && !exact) {
-      this.logger.warn(
-        { refundId: refund.refund_id, signature, expected: refund.amount },
-        "a transfer carrying a refund's reference is not the refund's exact amount (or came before the address was confirmed); the refund stays unpaid",
-      );
-    }
   }
 
   unconfirmed(): Promise<RefundTransferRow[]> {
