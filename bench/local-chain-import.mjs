@@ -54,3 +54,8 @@ export function importLocalChain(directory) {
 export function importSolanaTestChain(directory) {
   return importTestSupport('packages/server/test/solana/solana-test-chain.ts', directory);
 }
+
+/** Bundles bitcoin-test-node.ts into `directory` and imports it; resolves to the module (startBitcoinTestNode, …). */
+export function importBitcoinTestNode(directory) {
+  return importTestSupport('packages/server/test/bitcoin/bitcoin-test-node.ts', directory);
+}
