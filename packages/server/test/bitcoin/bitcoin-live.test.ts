@@ -302,6 +302,16 @@ describe('Bitcoin live mode, the node', () => {
     }
   });
 
+  it('reports the scanned tip after a restart with no new block', async () => {
+    await waitForBitcoinScan(server, node);
+    server = await server.restart();
+    await eventually(async () => {
+      const health = await bitcoinHealth(server);
+      expect(health.scannedHeight).toBe(node.tipHeight());
+      expect(health.nodeHeight).toBe(node.tipHeight());
+    });
+  });
+
   it('refuses a node on another chain than the one configured: the rail is not offered, and health says why', async () => {
     const mainnetServer = await startTestServer(bitcoinLiveOptions(node, { bitcoinChain: 'main' }));
     try {

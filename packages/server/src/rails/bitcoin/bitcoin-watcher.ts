@@ -164,7 +164,12 @@ export class BitcoinWatcher {
   private async followChain(): Promise<boolean> {
     const best = await this.rpc.getBestBlockHash();
     const tip = await this.repository.tip();
-    if (tip?.hash === best) return false;
+    if (tip?.hash === best) {
+      // Nothing new (or a restart with nothing new): the node's tip is the one scanned last.
+      this.state.nodeHeight = tip.height;
+      this.state.scannedHeight = tip.height;
+      return false;
+    }
     const nodeHeight = await this.rpc.getBlockCount();
     this.state.nodeHeight = nodeHeight;
     let height = tip ? await this.forkPoint(tip, nodeHeight) : await this.startHeight(nodeHeight);
