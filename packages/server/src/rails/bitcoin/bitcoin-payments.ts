@@ -50,36 +50,26 @@ export class BitcoinPaymentRecorder {
   }
 
   /**
-   * Books the outputs of `transaction` paying `watched` scripts; a known one mined now gets its block.
-   * @returns how many outputs were stored for the first time.
+   * Books the outputs of `transaction` paying `watched` scripts that were not booked before.
+   * @returns how many outputs were stored now, and whether any output pays a watched script.
    */
   async record(
     transaction: DecodedTransaction,
     placement: Placement,
     watched: ReadonlyMap<string, readonly BitcoinScriptRow[]>,
-  ): Promise<number> {
+  ): Promise<{ stored: number; matched: boolean }> {
     let stored = 0;
-    let known = false;
+    let matched = false;
     for (const output of transaction.outputs) {
       const rows = watched.get(scriptHex(output.script));
       if (!rows) continue;
+      matched = true;
       const key = { network: 'BITCOIN', txHash: transaction.txid, logIndex: output.index };
-      if (await this.transfers.isKnown(key)) {
-        known = true;
-        continue;
-      }
+      if (await this.transfers.isKnown(key)) continue;
       await this.book(this.rowOf(transaction, output, rows[0]!, placement), rows, output.sats);
       stored++;
     }
-    if (known && placement.mined) {
-      await this.scripts.markMined(
-        transaction.txid,
-        placement.height,
-        placement.hash,
-        placement.time.toISOString(),
-      );
-    }
-    return stored;
+    return { stored, matched };
   }
 
   /**

@@ -46,12 +46,17 @@ export class BitcoinRefundTransfers {
     this.byScript = scripts;
   }
 
-  /** Records the outputs of `transaction` to a payable refund's address, each once. */
-  async record(transaction: DecodedTransaction, placement: Placement): Promise<void> {
-    if (this.byScript.size === 0) return;
+  /**
+   * Records the outputs of `transaction` to a payable refund's address, each once.
+   * @returns whether any output goes to one.
+   */
+  async record(transaction: DecodedTransaction, placement: Placement): Promise<boolean> {
+    if (this.byScript.size === 0) return false;
+    let matched = false;
     for (const output of transaction.outputs) {
       const refund = this.byScript.get(scriptHex(output.script));
       if (!refund) continue;
+      matched = true;
       await storeRefundTransfer(this.payments, this.logger, refund, {
         network: 'BITCOIN',
         tx_hash: transaction.txid,
@@ -66,6 +71,7 @@ export class BitcoinRefundTransfers {
         clockSlackMs: CLOCK_SLACK_MS,
       });
     }
+    return matched;
   }
 
   unconfirmed(): Promise<RefundTransferRow[]> {

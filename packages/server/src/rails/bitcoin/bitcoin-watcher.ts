@@ -152,7 +152,8 @@ export class BitcoinWatcher {
       await this.refunds?.refresh();
       const behind = await this.followChain();
       await this.readMempool();
-      await this.settle();
+      // While blocks are left to read, a payment missing from the mempool may be in one of them.
+      await this.settle(!behind);
       await this.checkGaps();
       return behind ? 'behind' : 'caught_up';
     } finally {
@@ -281,14 +282,25 @@ export class BitcoinWatcher {
       this.clock().toISOString(),
     );
     for (const transaction of transactions) {
+      let touched = false;
       if (watched.size > 0) {
-        const stored = await this.recorder.record(transaction, placement, watched);
+        const { stored, matched } = await this.recorder.record(transaction, placement, watched);
         this.state.transfersRecorded += stored;
+        touched = matched;
         if (!placement.mined && stored > 0) {
           for (const outpoint of transaction.spends) this.spentBy.set(outpoint, transaction.txid);
         }
       }
-      await this.refunds?.record(transaction, placement);
+      if (await this.refunds?.record(transaction, placement)) touched = true;
+      // Seen in the mempool (or in a dropped block) before: it is mined now, here.
+      if (touched && placement.mined) {
+        await this.repository.markMined(
+          transaction.txid,
+          placement.height,
+          placement.hash,
+          placement.time.toISOString(),
+        );
+      }
     }
   }
 
@@ -296,7 +308,7 @@ export class BitcoinWatcher {
    * Makes final what has its confirmations; takes back an unmined payment missing from the mempool
    * (replaced, double-spent, dropped) for {@link MISSING_POLLS_TO_DROP} polls.
    */
-  private async settle(): Promise<void> {
+  private async settle(caughtUp: boolean): Promise<void> {
     const payments = await this.transfers.unconfirmedTransfers('BITCOIN');
     const refundTransfers = (await this.refunds?.unconfirmed()) ?? [];
     if (payments.length === 0 && refundTransfers.length === 0) {
@@ -312,7 +324,7 @@ export class BitcoinWatcher {
     const unmined = new Set(
       transfers.filter((transfer) => Number(transfer.block_number) === 0).map((transfer) => transfer.tx_hash),
     );
-    for (const txid of unmined) this.countMiss(txid);
+    if (caughtUp) for (const txid of unmined) this.countMiss(txid);
     for (const transfer of transfers) {
       const outcome = this.outcomeOf(transfer, tipHeight, amounts);
       if (outcome === 'waiting') continue;
