@@ -160,7 +160,9 @@ export class PaymentRecorder {
     const amount = parseDecimal(payment.amount);
     const amountUsd =
       rail.kind === 'crypto'
-        ? multiplyDecimals(amount, await this.pricing.paymentPrice(row.transaction_code, rail), 2, 'down')
+        ? // Kept to 8 decimals: rounding each part of a payment to the cent would leave a checkout
+          // paid the exact amount asked, in parts, a cent short (the total is rounded, status.ts).
+          multiplyDecimals(amount, await this.pricing.paymentPrice(row.transaction_code, rail), 8, 'down')
         : multiplyDecimals(amount, row.usd_rate, 2, 'down');
     assertWithinUsdLimit(amountUsd, 'amount', `A payment of ${amount} ${rail.asset ?? row.fiat_currency}`);
     return {

@@ -3,6 +3,7 @@ import {
   compareDecimals,
   divideDecimals,
   multiplyDecimals,
+  parseDecimal,
   subtractDecimalsAtLeastZero,
   type TransactionStatus,
 } from '@cryptocheckout/core';
@@ -51,8 +52,11 @@ export function deriveState(input: {
   const enough = settlingAmount(input.amountInUsd, input.tolerancePercent ?? '0');
   let receivedUsd = '0';
   let completing: PaymentFacts | undefined;
+  let receivedExactly = '0';
   for (const payment of confirmed) {
-    receivedUsd = addDecimals(receivedUsd, payment.amountUsd);
+    receivedExactly = addDecimals(receivedExactly, payment.amountUsd);
+    // Payments are valued to 8 decimals; what has been received is whole cents, rounded down.
+    receivedUsd = centsDown(receivedExactly);
     if (!completing && compareDecimals(receivedUsd, enough) >= 0) completing = payment;
   }
   const lastPayment = input.payments.at(-1)?.paymentMethod ?? null;
@@ -94,4 +98,9 @@ export function settlingAmount(amountInUsd: string, tolerancePercent: string): s
     'down',
   );
   return subtractDecimalsAtLeastZero(amountInUsd, shortfall);
+}
+
+/** A USD amount rounded down to whole cents. */
+export function centsDown(amountUsd: string): string {
+  return parseDecimal(multiplyDecimals(amountUsd, '1', 2, 'down'));
 }

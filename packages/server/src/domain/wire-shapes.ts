@@ -7,6 +7,7 @@ import {
   type TransactionStatus,
 } from '@cryptocheckout/core';
 import type { PaymentRow, TransactionRow } from '../db/transaction-repository.js';
+import { centsDown } from './status.js';
 
 /** The hosted page of a transaction under the server's public origin. */
 export function checkoutUrlOf(publicUrl: string, transactionCode: string): string {
@@ -42,7 +43,7 @@ export function transactionLookup(
       asset: payment.asset,
       network: payment.network,
       amount: payment.amount,
-      amount_usd: Number(payment.amount_usd),
+      amount_usd: Number(centsDown(payment.amount_usd)),
       tx_id: payment.tx_id,
       seen_at: payment.seen_at,
     })),

@@ -93,9 +93,15 @@ export class ChainTransferBooking {
       why,
     );
     if (transfer.payment_id && transfer.transaction_code && transfer.unmatched_reason === null) {
-      await this.sink.retractPayment(transfer.transaction_code, transfer.payment_id, (scope) =>
-        this.repository.deleteTransfer(key, scope),
-      );
+      try {
+        await this.sink.retractPayment(transfer.transaction_code, transfer.payment_id, (scope) =>
+          this.repository.deleteTransfer(key, scope),
+        );
+      } catch (error) {
+        // Another server node took it back first (with the transfer, in one commit): nothing is left to do.
+        if ((error as { code?: unknown }).code !== 'not_found') throw error;
+        await this.repository.deleteTransfer(key);
+      }
     } else {
       await this.repository.deleteTransfer(key);
     }

@@ -131,6 +131,18 @@ describe('Bitcoin live mode, an extended public key', () => {
     expect(settled.payments).toHaveLength(2);
   });
 
+  it('settles a checkout paid exactly the amount asked in two outputs (each valued to 8 decimals, the total to the cent)', async () => {
+    const { code, link, sats } = await open({ external_reference: 'btc-two-outputs' });
+    node.pay(buyer, [
+      { address: link.address, sats: sats / 2n },
+      { address: link.address, sats: sats - sats / 2n },
+    ]);
+    node.mine(2);
+    const settled = await waitForBitcoinStatus(server, code, 'settled');
+    expect(settled.payments).toHaveLength(2);
+    expect(settled.received_usd).toBeGreaterThanOrEqual(settled.amount_in_usd);
+  });
+
   it('settles an overpayment with what arrived', async () => {
     const { code, link, sats } = await open({ external_reference: 'btc-over' });
     pay(link.address, sats * 2n);
