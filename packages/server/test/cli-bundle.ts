@@ -1,3 +1,4 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import {
   mkdirSync,
@@ -13,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
+import { EVENT_DEADLINE_MS } from './helpers.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const entry = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
@@ -110,4 +112,46 @@ function removeStaleBundles(keep: string): void {
       // Another test process removed it first.
     }
   }
+}
+
+/** A CLI process started by {@link runCli}: its stdout and stderr together, its exit, and a wait for a pattern in them. */
+export interface CliRun {
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<number | null>;
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
+}
+
+/** Runs the bundled CLI `cli` with `args` in `cwd` (a temporary folder: its default ./.data lands there). */
+export function runCli(
+  cli: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string> },
+): CliRun {
+  const child = spawn(process.execPath, ['--enable-source-maps', cli, ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr!.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    output: () => output,
+    exited,
+    async waitFor(pattern: RegExp, timeoutMs = EVENT_DEADLINE_MS) {
+      const deadline = Date.now() + timeoutMs;
+      while (!pattern.test(output)) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}; output:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return output;
+    },
+  };
 }

@@ -1,11 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PAY_ASSETS_DIR } from '@cryptocheckout/pay-page';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bundledCli } from './cli-bundle.js';
-import { EVENT_DEADLINE_MS } from './helpers.js';
+import { bundledCli, runCli } from './cli-bundle.js';
 
 // The CLI is what `npm start` runs; it is tested as bundled from the current sources.
 const serverPackage = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -28,31 +27,9 @@ afterEach(() => {
 });
 
 function run(args: string[], env: Record<string, string> = {}) {
-  child = spawn(process.execPath, ['--enable-source-maps', cli, ...args], {
-    cwd,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr!.on('data', (chunk) => {
-    output += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
-  return {
-    output: () => output,
-    exited,
-    async waitFor(pattern: RegExp, timeoutMs = EVENT_DEADLINE_MS) {
-      const deadline = Date.now() + timeoutMs;
-      while (!pattern.test(output)) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}; output:\n${output}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      return output;
-    },
-  };
+  const started = runCli(cli, args, { cwd, env });
+  child = started.child;
+  return started;
 }
 
 describe('cryptocheckout-server CLI', () => {

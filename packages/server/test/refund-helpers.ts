@@ -1,4 +1,6 @@
-import type { Refund } from '@cryptocheckout/core';
+import { join } from 'node:path';
+import { decimalToScaled, type Refund } from '@cryptocheckout/core';
+import Database from 'better-sqlite3';
 import { expect } from 'vitest';
 import { eventually, type TestServer } from './helpers.js';
 import { OPERATOR_TOKEN } from './operator-helpers.js';
@@ -47,4 +49,28 @@ export function refundBecomesPaid(server: TestServer, refundId: string): Promise
     expect(refund.status).toBe('paid');
     return refund;
   });
+}
+
+/**
+ * The transfers to one refund's address a server stored (read-only, from its SQLite file in
+ * `dataDir`), ordered by transaction and output; amounts in base units of `decimals`.
+ */
+export function storedRefundTransfers(dataDir: string, refundId: string, decimals: number) {
+  const db = new Database(join(dataDir, 'cryptocheckout.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    const rows = db
+      .prepare(
+        'SELECT tx_hash, log_index, amount, exact, confirmed FROM refund_transfers WHERE refund_id = ? ORDER BY tx_hash, log_index',
+      )
+      .all(refundId) as Array<{
+      tx_hash: string;
+      log_index: number;
+      amount: string;
+      exact: number;
+      confirmed: number;
+    }>;
+    return rows.map(({ amount, ...row }) => ({ ...row, units: decimalToScaled(amount, decimals) }));
+  } finally {
+    db.close();
+  }
 }

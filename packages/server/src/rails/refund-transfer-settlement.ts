@@ -73,3 +73,29 @@ export async function storeRefundTransfer(
   }
   return recorded;
 }
+
+/**
+ * A chain family's refund transfers once recorded: the unconfirmed ones on its network, made final
+ * (paying the refund when exact) or forgotten when they left the chain, with the family's reason.
+ */
+export class RefundTransfersOfNetwork {
+  constructor(
+    protected readonly network: string,
+    protected readonly payments: RefundPayments,
+    protected readonly logger: Logger,
+    /** What the log says when a transfer is forgotten. */
+    private readonly forgetReason: string,
+  ) {}
+
+  unconfirmed(): Promise<RefundTransferRow[]> {
+    return this.payments.refunds.repository.unconfirmedTransfers(this.network);
+  }
+
+  confirm(transfer: RefundTransferRow): Promise<void> {
+    return confirmRefundTransfer(this.payments, transfer);
+  }
+
+  forget(transfer: RefundTransferRow): Promise<void> {
+    return forgetRefundTransfer(this.payments, transfer, this.logger, this.forgetReason);
+  }
+}

@@ -3,13 +3,13 @@
  * sources, as in ../cli.test.ts): bad values are refused naming the flag; a valid set prints what is
  * watched and never shows the node's RPC password, in the banner, the log or /api/health.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bundledCli } from '../cli-bundle.js';
-import { EVENT_DEADLINE_MS, eventually } from '../helpers.js';
+import { bundledCli, runCli } from '../cli-bundle.js';
+import { eventually } from '../helpers.js';
 import { type BitcoinTestNode, startBitcoinTestNode } from './bitcoin-test-node.js';
 
 const NODE_USER = 'shop';
@@ -41,35 +41,11 @@ function temporaryDirectory(prefix = 'cryptocheckout-bitcoin-cli-'): string {
   return directory;
 }
 
-/** Runs the CLI with `args`; its stdout and stderr together, its exit, and a wait for a pattern in them. */
+/** Runs the CLI with `args`; killed after each test. */
 function run(args: string[]) {
-  const child = spawn(process.execPath, ['--enable-source-maps', cli, ...args], {
-    cwd,
-    env: { ...process.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr!.on('data', (chunk) => {
-    output += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return {
-    child,
-    output: () => output,
-    exited,
-    async waitFor(pattern: RegExp, timeoutMs = EVENT_DEADLINE_MS) {
-      const deadline = Date.now() + timeoutMs;
-      while (!pattern.test(output)) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}; output:\n${output}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      return output;
-    },
-  };
+  const started = runCli(cli, args, { cwd });
+  children.push(started.child);
+  return started;
 }
 
 /** Live mode on the static table (never a public price source), on a free port. */

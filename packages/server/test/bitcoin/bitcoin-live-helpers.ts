@@ -89,3 +89,8 @@ export async function waitForBitcoinScan(server: TestServer, node: BitcoinTestNo
     if (health.rpcCalls < before + 4) throw new Error('no full poll yet');
   });
 }
+
+/** A USD figure of the API (a JSON number of whole cents) as integer cents, for comparing money exactly. */
+export function cents(usd: number): bigint {
+  return decimalToScaled(String(usd), 2);
+}

@@ -14,6 +14,7 @@ import {
   bitcoinCheckoutBody,
   bitcoinHealth,
   bitcoinLiveOptions,
+  cents,
   linkOf,
   MERCHANT_ZPUB,
   openBitcoinCheckout,
@@ -111,8 +112,10 @@ describe('Bitcoin prices held for a checkout', () => {
     const settled = await waitForBitcoinStatus(server, paid.code, 'settled');
     expect(settled.payments).toHaveLength(1);
     expect(settled.payments[0]!.amount).toBe(paid.link.amount);
-    expect(settled.payments[0]!.amount_usd).toBe(Number(multiplyDecimals(quoted, before, 2, 'down')));
-    expect(settled.received_usd).toBeGreaterThanOrEqual(settled.amount_in_usd);
+    expect(cents(settled.payments[0]!.amount_usd)).toBe(
+      decimalToScaled(multiplyDecimals(quoted, before, 2, 'down'), 2),
+    );
+    expect(cents(settled.received_usd)).toBeGreaterThanOrEqual(cents(settled.amount_in_usd));
 
     // Every BTC source stale: a checkout quoted before keeps its amount and stays payable…
     const refusal = new RateUnavailableError(
@@ -144,8 +147,8 @@ describe('Bitcoin prices held for a checkout', () => {
     pay(kept.link.address, kept.sats);
     node.mine(1);
     const settledWhileDown = await waitForBitcoinStatus(server, kept.code, 'settled');
-    expect(settledWhileDown.payments[0]!.amount_usd).toBe(
-      Number(multiplyDecimals(quoted, before, 2, 'down')),
+    expect(cents(settledWhileDown.payments[0]!.amount_usd)).toBe(
+      decimalToScaled(multiplyDecimals(quoted, before, 2, 'down'), 2),
     );
   });
 });
@@ -176,7 +179,7 @@ describe('Bitcoin late payments', () => {
       expect.objectContaining({ payment_method: 'btc_bitcoin', amount: opened.link.amount }),
     ]);
     expect(Date.parse(settled.payments[0]!.seen_at)).toBeGreaterThan(expiresAt);
-    expect(settled.received_usd).toBeGreaterThanOrEqual(settled.amount_in_usd);
+    expect(cents(settled.received_usd)).toBeGreaterThanOrEqual(cents(settled.amount_in_usd));
   });
 });
 

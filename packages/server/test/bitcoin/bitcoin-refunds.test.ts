@@ -1,16 +1,7 @@
-/**
- * Refunds paid on Bitcoin (docs/bitcoin.md "Refunds", docs/refunds.md): the buyer confirms a mainnet
- * address on the claim page (an extended key or a private key is refused, saying why); the refund's
- * payment request is BIP21 for the refund's amount; the merchant pays it on the loopback node and the
- * watcher marks the refund paid once an output of the exact amount has its confirmations, with one
- * `refund.paid` webhook. Other amounts to the address do not pay it.
- */
-import { join } from 'node:path';
 import { decimalToScaled, refundPaidWebhookSchema } from '@cryptocheckout/core';
 import { escapeHtml, REFUND_MESSAGES, refundProblemMessage } from '@cryptocheckout/pay-page';
 import { HDKey } from '@scure/bip32';
 import { Address, NETWORK, OutScript, p2wpkh } from '@scure/btc-signer';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startTestServer, startWebhookReceiver, type TestServer } from '../helpers.js';
 import { OPERATOR_TOKEN } from '../operator-helpers.js';
@@ -21,6 +12,7 @@ import {
   refundBecomesPaid,
   refundOf,
   refundPaidWebhooks,
+  storedRefundTransfers,
 } from '../refund-helpers.js';
 import {
   bitcoinHealth,
@@ -87,32 +79,9 @@ async function settledOrder(externalReference: string): Promise<string> {
   return code;
 }
 
-/** Transfers to refund addresses the server stored (read-only, from its SQLite file), amounts in sats. */
-function storedRefundTransfers(refundId: string) {
-  const db = new Database(join(server.dataDir, 'cryptocheckout.sqlite'), {
-    readonly: true,
-    fileMustExist: true,
-  });
-  try {
-    return db
-      .prepare(
-        'SELECT tx_hash, log_index, amount, exact, confirmed FROM refund_transfers WHERE refund_id = ? ORDER BY tx_hash, log_index',
-      )
-      .all(refundId)
-      .map((row) => {
-        const { amount, ...rest } = row as {
-          tx_hash: string;
-          log_index: number;
-          amount: string;
-          exact: number;
-          confirmed: number;
-        };
-        return { ...rest, sats: decimalToScaled(amount, 8) };
-      });
-  } finally {
-    db.close();
-  }
-}
+/** Transfers to the refund's address the server stored, amounts in satoshis. */
+const storedTransfers = (refundId: string) =>
+  storedRefundTransfers(server.dataDir, refundId, 8).map(({ units, ...row }) => ({ ...row, sats: units }));
 
 /** Waits until the watcher made `count` more polls (an idle poll asks the node twice). */
 async function morePolls(count: number): Promise<void> {
@@ -171,7 +140,7 @@ describe('refunds paid on the Bitcoin test node', () => {
     ]);
     node.mine(CONFIRMATIONS);
     await eventually(() =>
-      expect(storedRefundTransfers(refundId)).toEqual([
+      expect(storedTransfers(refundId)).toEqual([
         { tx_hash: wrong.txid, log_index: 0, sats: due - 1n, exact: 0, confirmed: 1 },
         { tx_hash: wrong.txid, log_index: 1, sats: due + 1_000n, exact: 0, confirmed: 1 },
       ]),
@@ -185,7 +154,7 @@ describe('refunds paid on the Bitcoin test node', () => {
     const exact = node.pay(merchant, [{ script, sats: due }]);
     node.mine(1);
     await eventually(() =>
-      expect(storedRefundTransfers(refundId)).toContainEqual({
+      expect(storedTransfers(refundId)).toContainEqual({
         tx_hash: exact.txid,
         log_index: 0,
         sats: due,
@@ -221,8 +190,8 @@ describe('refunds paid on the Bitcoin test node', () => {
     const after = await refundOf(server, refundId);
     expect(after).toMatchObject({ status: 'paid', tx_id: exact.txid });
     expect(after.history.filter((entry) => entry.status === 'paid')).toHaveLength(1);
-    expect(storedRefundTransfers(refundId).map((row) => row.tx_hash)).not.toContain(again.txid);
-    expect(storedRefundTransfers(refundId)).toHaveLength(3);
+    expect(storedTransfers(refundId).map((row) => row.tx_hash)).not.toContain(again.txid);
+    expect(storedTransfers(refundId)).toHaveLength(3);
     // The refund's transfers are not payments of the order: it keeps its one payment.
     const order = await server.client.getTransaction(code);
     expect(order).toMatchObject({ status: 'settled' });
@@ -239,14 +208,14 @@ describe('refunds paid on the Bitcoin test node', () => {
     const script = scriptOf(address);
     const exact = node.pay(merchant, [{ script, sats: 15_000n }]);
     await eventually(() =>
-      expect(storedRefundTransfers(refundId)).toEqual([
+      expect(storedTransfers(refundId)).toEqual([
         { tx_hash: exact.txid, log_index: 0, sats: 15_000n, exact: 1, confirmed: 0 },
       ]),
     );
     node.mine(CONFIRMATIONS);
     const paid = await refundBecomesPaid(server, refundId);
     expect(paid).toMatchObject({ tx_id: exact.txid, address });
-    expect(storedRefundTransfers(refundId)).toEqual([
+    expect(storedTransfers(refundId)).toEqual([
       { tx_hash: exact.txid, log_index: 0, sats: 15_000n, exact: 1, confirmed: 1 },
     ]);
     await eventually(() => expect(refundPaidWebhooks(receiver, refundId)).toHaveLength(1));

@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { decimalToScaled, refundPaidWebhookSchema } from '@cryptocheckout/core';
-import Database from 'better-sqlite3';
+import { decimalToScaled, refundPaidWebhookSchema, scaledToDecimal } from '@cryptocheckout/core';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startTestServer, startWebhookReceiver, type TestServer } from '../helpers.js';
@@ -12,6 +10,7 @@ import {
   refundBecomesPaid,
   refundOf,
   refundPaidWebhooks,
+  storedRefundTransfers,
 } from '../refund-helpers.js';
 import {
   liveOptions,
@@ -65,20 +64,12 @@ async function refundAwaitingPayment(reference: string, amount: string) {
 
 const lookupRefund = (refundId: string) => refundOf(server, refundId);
 
-/** Transfers to refund addresses the server stored (read-only, straight from its SQLite file). */
-function storedRefundTransfers(refundId: string) {
-  const db = new Database(join(server.dataDir, 'cryptocheckout.sqlite'), {
-    readonly: true,
-    fileMustExist: true,
-  });
-  try {
-    return db
-      .prepare('SELECT tx_hash, amount, exact, confirmed FROM refund_transfers WHERE refund_id = ?')
-      .all(refundId) as Array<{ tx_hash: string; amount: string; exact: number; confirmed: number }>;
-  } finally {
-    db.close();
-  }
-}
+/** Transfers to the refund's address the server stored, amounts as the USDC decimals the API shows. */
+const storedTransfers = (refundId: string) =>
+  storedRefundTransfers(server.dataDir, refundId, 6).map(({ log_index: _output, units, ...row }) => ({
+    ...row,
+    amount: scaledToDecimal(units, 6),
+  }));
 
 const refundWebhooks = (refundId: string) => refundPaidWebhooks(receiver, refundId);
 
@@ -91,7 +82,7 @@ describe('refunds paid on a local EVM chain', () => {
     await chain.mine(3);
     await waitForScan(`${server.url}/api`, chain);
     await eventually(() =>
-      expect(storedRefundTransfers(refundId)).toEqual([
+      expect(storedTransfers(refundId)).toEqual([
         { tx_hash: wrong, amount: '10.499999', exact: 0, confirmed: 1 },
       ]),
     );
@@ -125,7 +116,7 @@ describe('refunds paid on a local EVM chain', () => {
     const { refundId, buyer } = await refundAwaitingPayment('refund-reorg', '3');
     const mark = await chain.mark();
     const lost = await chain.transfer(usdc, buyer, 3_000_000n, { mine: true });
-    await eventually(() => expect(storedRefundTransfers(refundId).map((row) => row.tx_hash)).toEqual([lost]));
+    await eventually(() => expect(storedTransfers(refundId).map((row) => row.tx_hash)).toEqual([lost]));
     const reorganisationsBefore = (await watcherHealth(`${server.url}/api`)).reorganisations;
 
     await chain.revertTo(mark);
@@ -135,7 +126,7 @@ describe('refunds paid on a local EVM chain', () => {
         reorganisationsBefore,
       ),
     );
-    await eventually(() => expect(storedRefundTransfers(refundId)).toEqual([]));
+    await eventually(() => expect(storedTransfers(refundId)).toEqual([]));
     expect((await lookupRefund(refundId)).status).toBe('awaiting_payment');
 
     const again = await chain.transfer(usdc, buyer, 3_000_000n);
@@ -151,7 +142,7 @@ describe('refunds paid on a local EVM chain', () => {
     const sent = await chain.transfer(usdc, buyer, 2_250_000n);
     await chain.mine(1);
     await eventually(() =>
-      expect(storedRefundTransfers(refundId)).toMatchObject([{ tx_hash: sent, confirmed: 0 }]),
+      expect(storedTransfers(refundId)).toMatchObject([{ tx_hash: sent, confirmed: 0 }]),
     );
 
     server = await server.restart();
@@ -160,7 +151,7 @@ describe('refunds paid on a local EVM chain', () => {
     expect(paid.tx_id).toBe(sent);
     await chain.mine(3);
     await waitForScan(`${server.url}/api`, chain);
-    expect(storedRefundTransfers(refundId)).toMatchObject([{ tx_hash: sent, confirmed: 1, exact: 1 }]);
+    expect(storedTransfers(refundId)).toMatchObject([{ tx_hash: sent, confirmed: 1, exact: 1 }]);
     await eventually(() => expect(refundWebhooks(refundId)).toHaveLength(1));
     expect((await lookupRefund(refundId)).history.filter((entry) => entry.status === 'paid')).toHaveLength(1);
   });

@@ -1,13 +1,5 @@
-/**
- * Refunds paid on Solana (docs/solana.md "Refunds"): the refund's payment request is a Solana Pay
- * transfer request to the buyer's confirmed address carrying the refund's own reference; the merchant
- * pays it on the SVM test chain, and the watcher marks the refund paid once the cluster finalized the
- * transfer of the exact amount.
- */
-import { join } from 'node:path';
 import { decimalToScaled, refundPaidWebhookSchema } from '@cryptocheckout/core';
 import type { KeyPairSigner } from '@solana/kit';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startTestServer, startWebhookReceiver, type TestServer } from '../helpers.js';
 import { OPERATOR_TOKEN } from '../operator-helpers.js';
@@ -18,6 +10,7 @@ import {
   refundBecomesPaid,
   refundOf,
   refundPaidWebhooks,
+  storedRefundTransfers,
 } from '../refund-helpers.js';
 import {
   createStablecoinMints,
@@ -105,32 +98,11 @@ async function refundAwaitingPayment(externalReference: string, amount: string, 
   return { refundId, code, address, reference };
 }
 
-/**
- * Transfers to refund addresses the server stored (read-only, straight from its SQLite file), the
- * amount in base units of `asset` (stored as a decimal string at the asset's full scale).
- */
-function storedRefundTransfers(refundId: string, asset: Asset = 'USDC') {
-  const db = new Database(join(server.dataDir, 'cryptocheckout.sqlite'), {
-    readonly: true,
-    fileMustExist: true,
-  });
-  try {
-    return db
-      .prepare('SELECT tx_hash, amount, exact, confirmed FROM refund_transfers WHERE refund_id = ?')
-      .all(refundId)
-      .map((row) => {
-        const { amount, ...rest } = row as {
-          tx_hash: string;
-          amount: string;
-          exact: number;
-          confirmed: number;
-        };
-        return { ...rest, units: decimalToScaled(amount, decimalsOf(asset)) };
-      });
-  } finally {
-    db.close();
-  }
-}
+/** Transfers to the refund's address the server stored, amounts in base units of `asset`. */
+const storedTransfers = (refundId: string, asset: Asset = 'USDC') =>
+  storedRefundTransfers(server.dataDir, refundId, decimalsOf(asset)).map(
+    ({ log_index: _output, ...row }) => row,
+  );
 
 const refundWebhooks = (refundId: string) => refundPaidWebhooks(receiver, refundId);
 
@@ -151,7 +123,7 @@ describe('refunds paid on the Solana test chain', () => {
     chain.finalize();
     // Seen, judged not exact, made final: the refund still waits.
     await eventually(() =>
-      expect(storedRefundTransfers(refundId)).toEqual([
+      expect(storedTransfers(refundId)).toEqual([
         { tx_hash: wrong, units: 10_499_999n, exact: 0, confirmed: 1 },
       ]),
     );
@@ -159,7 +131,7 @@ describe('refunds paid on the Solana test chain', () => {
 
     const exact = await send('USDC', merchant, address, 10_500_000n, [reference]);
     await eventually(() =>
-      expect(storedRefundTransfers(refundId)).toContainEqual({
+      expect(storedTransfers(refundId)).toContainEqual({
         tx_hash: exact,
         units: 10_500_000n,
         exact: 1,
@@ -189,7 +161,7 @@ describe('refunds paid on the Solana test chain', () => {
     // The watcher passes over both transfers again: nothing changes, no second webhook.
     await morePolls(10);
     expect(refundWebhooks(refundId)).toHaveLength(1);
-    expect(storedRefundTransfers(refundId)).toHaveLength(2);
+    expect(storedTransfers(refundId)).toHaveLength(2);
     const after = await lookupRefund(refundId);
     expect(after).toMatchObject({ status: 'paid', tx_id: exact });
     expect(after.history.filter((entry) => entry.status === 'paid')).toHaveLength(1);
@@ -214,8 +186,8 @@ describe('refunds paid on the Solana test chain', () => {
     chain.finalize();
     const paid = await paidBecomes(refundId);
     expect(paid.tx_id).toBe(right);
-    expect(storedRefundTransfers(refundId).map((row) => row.tx_hash)).toEqual([right]);
-    expect(storedRefundTransfers(refundId).some((row) => row.tx_hash === elsewhere)).toBe(false);
+    expect(storedTransfers(refundId).map((row) => row.tx_hash)).toEqual([right]);
+    expect(storedTransfers(refundId).some((row) => row.tx_hash === elsewhere)).toBe(false);
     await eventually(() => expect(refundWebhooks(refundId)).toHaveLength(1));
   });
 
@@ -225,7 +197,7 @@ describe('refunds paid on the Solana test chain', () => {
     chain.finalize();
     const paid = await paidBecomes(refundId);
     expect(paid).toMatchObject({ tx_id: signature, address, amount: '0.01', asset: 'SOL' });
-    expect(storedRefundTransfers(refundId, 'SOL')).toEqual([
+    expect(storedTransfers(refundId, 'SOL')).toEqual([
       { tx_hash: signature, units: 10_000_000n, exact: 1, confirmed: 1 },
     ]);
     expect(chain.solBalance(address, 'finalized')).toBe(10_000_000n);

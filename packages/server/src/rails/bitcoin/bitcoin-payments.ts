@@ -22,6 +22,18 @@ export type Placement =
   | { mined: false; seenAt: Date };
 
 /**
+ * The block columns of a transfer seen at `placement`: block number 0 and an empty hash while it is
+ * only in the mempool, and the time it was seen then.
+ */
+export function blockColumnsOf(placement: Placement) {
+  return {
+    block_number: placement.mined ? String(placement.height) : '0',
+    block_hash: placement.mined ? placement.hash : '',
+    block_time: (placement.mined ? placement.time : placement.seenAt).toISOString(),
+  };
+}
+
+/**
  * Decides what each output of a transaction to a watched script is, and books it once: a payment of
  * the checkout its derived address was handed out for (any amount), a payment of the checkout
  * holding its exact amount at a plain merchant address, or a transfer kept for the operator with
@@ -127,10 +139,7 @@ export class BitcoinPaymentRecorder {
       network: 'BITCOIN',
       tx_hash: transaction.txid,
       log_index: output.index,
-      // 0 and an empty hash: seen in the mempool, not mined yet.
-      block_number: placement.mined ? String(placement.height) : '0',
-      block_hash: placement.mined ? placement.hash : '',
-      block_time: (placement.mined ? placement.time : placement.seenAt).toISOString(),
+      ...blockColumnsOf(placement),
       token_contract: '',
       asset: 'BTC',
       // Inputs name the outputs they spend, not addresses: the sender is not known without more lookups.

@@ -1,14 +1,10 @@
 import type { Logger } from 'pino';
-import type { RefundRow, RefundTransferRow } from '../../db/refund-repository.js';
+import type { RefundRow } from '../../db/refund-repository.js';
 import type { RefundPayments } from '../../domain/refund-payments.js';
-import {
-  confirmRefundTransfer,
-  forgetRefundTransfer,
-  storeRefundTransfer,
-} from '../refund-transfer-settlement.js';
+import { RefundTransfersOfNetwork, storeRefundTransfer } from '../refund-transfer-settlement.js';
 import { type DecodedTransaction, scriptHex } from './bitcoin-blocks.js';
 import { scriptOfAddress } from './bitcoin-keys.js';
-import { BITCOIN_DECIMALS, type Placement } from './bitcoin-payments.js';
+import { BITCOIN_DECIMALS, blockColumnsOf, type Placement } from './bitcoin-payments.js';
 
 /** How much earlier than the address confirmation a paying block's time may be (miners' clocks). */
 const CLOCK_SLACK_MS = 2 * 3_600_000;
@@ -19,15 +15,22 @@ const CLOCK_SLACK_MS = 2 * 3_600_000;
  * the blocks and mempool it reads anyway, so open refunds cost no node call; an output of the
  * refund's exact amount pays it once it has the confirmations a payment needs.
  */
-export class BitcoinRefundTransfers {
+export class BitcoinRefundTransfers extends RefundTransfersOfNetwork {
   /** Payable refunds by their address's output script, refreshed each poll. */
   private byScript = new Map<string, RefundRow>();
 
   constructor(
-    private readonly payments: RefundPayments,
+    payments: RefundPayments,
     private readonly clock: () => Date,
-    private readonly logger: Logger,
-  ) {}
+    logger: Logger,
+  ) {
+    super(
+      'BITCOIN',
+      payments,
+      logger,
+      'a refund transfer left the mempool (replaced or dropped) or its block left the chain before it was confirmed; forgetting it',
+    );
+  }
 
   /** Reads the refunds awaiting a payment on Bitcoin. */
   async refresh(): Promise<void> {
@@ -61,9 +64,7 @@ export class BitcoinRefundTransfers {
         network: 'BITCOIN',
         tx_hash: transaction.txid,
         log_index: output.index,
-        block_number: placement.mined ? String(placement.height) : '0',
-        block_hash: placement.mined ? placement.hash : '',
-        block_time: (placement.mined ? placement.time : placement.seenAt).toISOString(),
+        ...blockColumnsOf(placement),
         from_address: '',
         recorded_at: this.clock().toISOString(),
         baseUnits: output.sats,
@@ -72,22 +73,5 @@ export class BitcoinRefundTransfers {
       });
     }
     return matched;
-  }
-
-  unconfirmed(): Promise<RefundTransferRow[]> {
-    return this.payments.refunds.repository.unconfirmedTransfers('BITCOIN');
-  }
-
-  confirm(transfer: RefundTransferRow): Promise<void> {
-    return confirmRefundTransfer(this.payments, transfer);
-  }
-
-  forget(transfer: RefundTransferRow): Promise<void> {
-    return forgetRefundTransfer(
-      this.payments,
-      transfer,
-      this.logger,
-      'a refund transfer left the mempool (replaced or dropped) or its block left the chain before it was confirmed; forgetting it',
-    );
   }
 }

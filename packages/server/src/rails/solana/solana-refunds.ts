@@ -1,11 +1,7 @@
 import type { Logger } from 'pino';
-import type { RefundRow, RefundTransferRow } from '../../db/refund-repository.js';
+import type { RefundRow } from '../../db/refund-repository.js';
 import type { RefundPayments } from '../../domain/refund-payments.js';
-import {
-  confirmRefundTransfer,
-  forgetRefundTransfer,
-  storeRefundTransfer,
-} from '../refund-transfer-settlement.js';
+import { RefundTransfersOfNetwork, storeRefundTransfer } from '../refund-transfer-settlement.js';
 import { associatedTokenAccount, refundReference } from './solana-addresses.js';
 import type { SolanaNetworkConfig } from './solana-network.js';
 import type { SolanaRpc } from './solana-rpc.js';
@@ -23,14 +19,21 @@ const SIGNATURES_PER_REFUND = 20;
  * by its reference (one call per open refund); a transfer crediting the buyer's confirmed address
  * (its associated token account for a token) with the exact amount pays the refund once final.
  */
-export class SolanaRefundTransfers {
+export class SolanaRefundTransfers extends RefundTransfersOfNetwork {
   constructor(
     private readonly config: SolanaNetworkConfig,
     private readonly rpc: SolanaRpc,
-    private readonly payments: RefundPayments,
+    payments: RefundPayments,
     private readonly clock: () => Date,
-    private readonly logger: Logger,
-  ) {}
+    logger: Logger,
+  ) {
+    super(
+      'SOLANA',
+      payments,
+      logger,
+      'a refund transfer was dropped before the cluster finalized it; forgetting it',
+    );
+  }
 
   /** Looks for new transfers carrying a payable refund's reference and records each once. */
   async poll(): Promise<void> {
@@ -89,22 +92,5 @@ export class SolanaRefundTransfers {
       decimals,
       clockSlackMs: CLOCK_SLACK_MS,
     });
-  }
-
-  unconfirmed(): Promise<RefundTransferRow[]> {
-    return this.payments.refunds.repository.unconfirmedTransfers('SOLANA');
-  }
-
-  confirm(transfer: RefundTransferRow): Promise<void> {
-    return confirmRefundTransfer(this.payments, transfer);
-  }
-
-  forget(transfer: RefundTransferRow): Promise<void> {
-    return forgetRefundTransfer(
-      this.payments,
-      transfer,
-      this.logger,
-      'a refund transfer was dropped before the cluster finalized it; forgetting it',
-    );
   }
 }
