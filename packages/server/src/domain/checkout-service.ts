@@ -195,7 +195,7 @@ export class CheckoutService implements PaymentSink {
       successUrl: row.success_url,
       cancelUrl: row.cancel_url,
       webhookUrl: row.webhook_url,
-      paymentOptions: (await this.pricing.priceWhatIsDue(row)).options,
+      paymentOptions: (await this.pricing.priceWhatIsDue(row, undefined, payments)).options,
     };
   }
 
@@ -224,8 +224,8 @@ export class CheckoutService implements PaymentSink {
    * counted by live mode's new-hold limits.
    */
   async paymentLink(transactionCode: string, paymentMethod: string, clientIp?: string): Promise<PaymentLink> {
-    const { row } = await this.states.applyDueTransition(transactionCode);
-    return this.instructions.forRail(row, paymentMethod, clientIp);
+    const { row, payments } = await this.states.applyDueTransition(transactionCode);
+    return this.instructions.forRail(row, paymentMethod, clientIp, payments);
   }
 
   /** Sandbox: simulates a payment (see {@link SandboxPayments.pay}) and returns the lookup after it. */

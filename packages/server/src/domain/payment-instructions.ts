@@ -1,5 +1,5 @@
 import { compareDecimals, divideDecimals, type PaymentLink, type PaymentOption } from '@cryptocheckout/core';
-import type { TransactionRepository, TransactionRow } from '../db/transaction-repository.js';
+import type { PaymentRow, TransactionRepository, TransactionRow } from '../db/transaction-repository.js';
 import { findRail, quoteDecimals, type Rail } from '../rails/catalog.js';
 import { type PaymentRailProvider, RailUnavailable } from '../rails/payment-rail-provider.js';
 import { paymentUri } from '../rails/payment-uri.js';
@@ -28,7 +28,13 @@ export class PaymentInstructions {
    *   hold would exceed the client's or the price's limit ({@link NewHoldLimits}).
    * @param clientIp the caller's address, counted by the new-hold limits.
    */
-  async forRail(row: TransactionRow, paymentMethod: string, clientIp?: string): Promise<PaymentLink> {
+  async forRail(
+    row: TransactionRow,
+    paymentMethod: string,
+    clientIp?: string,
+    /** The transaction's payments: what is still due is taken from their exact sum. */
+    payments?: readonly PaymentRow[],
+  ): Promise<PaymentLink> {
     const rail = findRail(paymentMethod);
     if (!rail) {
       throw new ServiceProblem(
@@ -40,7 +46,7 @@ export class PaymentInstructions {
     assertPayable(row, this.clock().toISOString());
     // The buyer is about to be quoted: a volatile asset's price holds from now for the checkout's window.
     await this.pricing.holdAssetPrice(row.transaction_code, rail);
-    const { dueUsd, options } = await this.pricing.priceWhatIsDue(row, [rail]);
+    const { dueUsd, exactDueUsd, options } = await this.pricing.priceWhatIsDue(row, [rail], payments);
     const wallet = walletOf(row);
     // Instructions handed out before are a repeat: the hold exists, the limits count none.
     const handedOut =
@@ -51,6 +57,7 @@ export class PaymentInstructions {
       options[0]!,
       rail,
       dueUsd,
+      exactDueUsd,
       handedOut !== undefined && this.rails.availability(rail, wallet).available,
     );
     if (!option.available) {
@@ -130,6 +137,7 @@ function keptAtPar(
   option: PaymentOption,
   rail: Rail,
   dueUsd: string,
+  exactDueUsd: string,
   handedOutToThisWallet: boolean,
 ): PaymentOption {
   if (option.available || !handedOutToThisWallet || !rail.asset || !STABLECOINS.has(rail.asset))
@@ -137,5 +145,5 @@ function keptAtPar(
   const withinBounds = compareDecimals(dueUsd, rail.minUsd) >= 0 && compareDecimals(dueUsd, rail.maxUsd) <= 0;
   if (!withinBounds) return option;
   const { unavailable_reason: _refused, ...rest } = option;
-  return { ...rest, amount: divideDecimals(dueUsd, '1', quoteDecimals(rail), 'up'), available: true };
+  return { ...rest, amount: divideDecimals(exactDueUsd, '1', quoteDecimals(rail), 'up'), available: true };
 }

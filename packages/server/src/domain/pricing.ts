@@ -12,13 +12,14 @@ import {
 } from '@cryptocheckout/core';
 import type { Logger } from 'pino';
 import type { AssetRateLockRepository } from '../db/asset-rate-lock-repository.js';
-import type { TransactionRow } from '../db/transaction-repository.js';
+import type { PaymentRow, TransactionRow } from '../db/transaction-repository.js';
 import { quoteDecimals, RAILS, type Rail } from '../rails/catalog.js';
 import type { MerchantWallet, PaymentRailProvider } from '../rails/payment-rail-provider.js';
 import { STABLECOINS } from '../rates/rate-board.js';
 import { type RateProvider, RateUnavailableError, type UsdQuote } from '../rates/rate-provider.js';
 import { assertWithinUsdLimit } from './limits.js';
 import { ServiceProblem } from './service-problem.js';
+import { confirmedUsd } from './status.js';
 
 /** A fiat amount converted to USD at the rate it was locked at, with where that rate came from. */
 export interface PricedAmount {
@@ -135,20 +136,30 @@ export class Pricing {
 
   /**
    * Prices rails for what a transaction still owes: the whole order before any payment (and once
-   * nothing is left), else the rest, in USD and in the order's currency at the locked rate.
+   * nothing is left), else the rest, in USD and in the order's currency at the locked rate. Given
+   * the payments, the rest is taken from their exact sum (each valued to 8 decimals), so a top-up of
+   * what is asked never overshoots by the cent `received_usd` rounds away; `dueUsd` shows it in
+   * whole cents, rounded up.
    */
-  async priceWhatIsDue(row: TransactionRow, rails: readonly Rail[] = RAILS) {
+  async priceWhatIsDue(
+    row: TransactionRow,
+    rails: readonly Rail[] = RAILS,
+    payments?: readonly PaymentRow[],
+  ) {
     const wallet = walletOf(row);
-    const rest = subtractDecimalsAtLeastZero(row.amount_in_usd, row.received_usd);
+    const received = payments ? confirmedUsd(payments, this.clock().toISOString()) : row.received_usd;
+    const rest = subtractDecimalsAtLeastZero(row.amount_in_usd, received);
     const partlyPaid = compareDecimals(rest, '0') > 0 && compareDecimals(rest, row.amount_in_usd) < 0;
-    const dueUsd = partlyPaid ? rest : row.amount_in_usd;
+    const exactDueUsd = partlyPaid ? rest : row.amount_in_usd;
+    const dueUsd = partlyPaid ? multiplyDecimals(rest, '1', 2, 'up') : row.amount_in_usd;
     const dueFiat = partlyPaid
       ? divideDecimals(rest, row.usd_rate, fiatMinorUnits(row.fiat_currency), 'up')
       : row.fiat_amount;
     const held = (await this.locks?.locksOf(row.transaction_code)) ?? new Map<string, string>();
     return {
       dueUsd,
-      options: await this.priceRails(dueUsd, dueFiat, row.fiat_currency, rails, wallet, held),
+      exactDueUsd,
+      options: await this.priceRails(dueUsd, dueFiat, row.fiat_currency, rails, wallet, held, exactDueUsd),
     };
   }
 
@@ -164,6 +175,8 @@ export class Pricing {
     wallet?: MerchantWallet,
     /** Prices held for this checkout, by payment method: they stand in for the market's. */
     held: ReadonlyMap<string, string> = new Map(),
+    /** The USD a crypto amount is computed from when it is finer than whole cents (a rest after payments). */
+    exactUsd: string = amountUsd,
   ): Promise<PaymentOption[]> {
     const usdCents = decimalToScaled(amountUsd, 2);
     const assets = [...new Set(rails.flatMap((rail) => (rail.kind === 'crypto' ? [rail.asset!] : [])))];
@@ -196,7 +209,7 @@ export class Pricing {
         rail.kind === 'fiat'
           ? fiatAmount
           : quote
-            ? divideDecimals(amountUsd, quote.usdPerUnit, quoteDecimals(rail), 'up')
+            ? divideDecimals(exactUsd, quote.usdPerUnit, quoteDecimals(rail), 'up')
             : '0';
       const offered = this.rails.availability(rail, wallet);
       const reason = !offered.available

@@ -104,3 +104,13 @@ export function settlingAmount(amountInUsd: string, tolerancePercent: string): s
 export function centsDown(amountUsd: string): string {
   return parseDecimal(multiplyDecimals(amountUsd, '1', 2, 'down'));
 }
+
+/** The exact USD (to 8 decimals) of the payments confirmed at `now` (ISO time). */
+export function confirmedUsd(
+  payments: readonly { amount_usd: string; confirm_at: string }[],
+  now: string,
+): string {
+  return payments
+    .filter((payment) => payment.confirm_at <= now)
+    .reduce((sum, payment) => addDecimals(sum, payment.amount_usd), '0');
+}

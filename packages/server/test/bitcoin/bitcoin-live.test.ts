@@ -3,8 +3,9 @@
  * transactions signed with @scure/btc-signer. Payments to addresses derived from the merchant's zpub
  * and to a plain address with satoshi tags; seen, confirmed, replaced, double-spent, reorganised.
  */
-import { decimalToScaled, multiplyDecimals } from '@cryptocheckout/core';
+import { decimalToScaled, multiplyDecimals, scaledToDecimal } from '@cryptocheckout/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { staticRateProvider } from '../../src/index.js';
 import { addressOfScript, parseBitcoinReceiver } from '../../src/rails/bitcoin/bitcoin-keys.js';
 import { eventually, startTestServer, startWebhookReceiver, type TestServer } from '../helpers.js';
 import { OPERATOR_TOKEN, operatorRequest } from '../operator-helpers.js';
@@ -142,6 +143,25 @@ describe('Bitcoin live mode, an extended public key', () => {
     const settled = await waitForBitcoinStatus(server, code, 'settled');
     expect(settled.payments).toHaveLength(2);
     expect(cents(settled.received_usd)).toBeGreaterThanOrEqual(cents(settled.amount_in_usd));
+  });
+
+  it('asks a top-up from the exact sum of what arrived, so paying it settles at the order amount, not a cent over', async () => {
+    const { code, link, sats } = await open({ external_reference: 'btc-exact-top-up' });
+    const price = (await staticRateProvider().assetToUsd('BTC'))!.usdPerUnit;
+    // A first payment worth just under a whole cent more than its cents: rounding the received total
+    // down loses almost a cent, which a top-up asked from the rounded total would ask again.
+    const lostToRounding = (part: bigint) =>
+      decimalToScaled(multiplyDecimals(scaledToDecimal(part, 8), price, 8, 'down'), 8) % 1_000_000n;
+    let first = sats / 3n;
+    while (lostToRounding(first) < 995_000n) first++;
+    pay(link.address, first);
+    node.mine(2);
+    await waitForBitcoinStatus(server, code, 'underpaid');
+    const rest = await linkOf(server, code);
+    pay(rest.address, decimalToScaled(rest.amount, 8));
+    node.mine(2);
+    const settled = await waitForBitcoinStatus(server, code, 'settled');
+    expect(cents(settled.received_usd)).toBe(cents(settled.amount_in_usd));
   });
 
   it('settles an overpayment with what arrived', async () => {
